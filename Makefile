@@ -1,0 +1,66 @@
+# Backpropagation, an executable textbook chapter.
+#   make setup     virtual environment with the pinned packages (.venv/)
+#   make test      execute every chapter and run the test suite
+#   make book      HTML site and PDF into _book/ (needs Quarto 1.10)
+#   make html | pdf | preview | figures | notebooks | bench | clean
+#   make pdf PROFILE=instructor   the PDF with exercise solutions
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(CURDIR)/$(VENV)/bin
+PY := $(BIN)/python
+QUARTO_VERSION := 1.10.19
+PROFILE ?=
+# Quarto runs the cells with the pinned packages of the venv.
+export QUARTO_PYTHON := $(PY)
+
+.PHONY: setup test html pdf book preview figures notebooks bench clean quarto
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@touch $@
+
+test: setup
+	$(BIN)/pytest
+
+figures: setup
+	$(PY) -m backprop.book figures figures
+
+notebooks: setup
+	$(PY) -m backprop.book notebooks notebooks
+
+bench: setup
+	$(PY) -m backprop.book bench
+
+# Quarto from PATH, else the pinned quarto-cli wheel in the venv.
+quarto: setup
+	@command -v quarto >/dev/null 2>&1 || test -x $(BIN)/quarto || \
+	  $(PY) -m pip install --quiet quarto-cli==$(QUARTO_VERSION) >/dev/null 2>&1 || \
+	  { echo "error: Quarto $(QUARTO_VERSION) is missing: install it from https://quarto.org/docs/download/ (or use environment.yml), then run make again" >&2; exit 1; }
+
+QUARTO = PATH="$$PATH:$(BIN)" quarto
+# A failed render removes the output, so nothing half-built looks complete.
+RENDER = render() { $(QUARTO) render "$$@" || { rm -rf _book; echo "error: quarto render failed (see the messages above); _book/ was removed" >&2; exit 1; }; }; render
+
+html: quarto notebooks
+	@$(RENDER) --to html
+
+pdf: quarto
+ifeq ($(PROFILE),)
+	@$(RENDER) --to typst
+else
+	@$(QUARTO) render --profile $(PROFILE) --to typst --output-dir _book-$(PROFILE) || { rm -rf _book-$(PROFILE); echo "error: quarto render failed; _book-$(PROFILE)/ was removed" >&2; exit 1; }
+endif
+
+book: quarto notebooks
+	@$(RENDER)
+
+preview: quarto notebooks
+	$(QUARTO) preview
+
+clean:
+	rm -rf _book _book-* .quarto notebooks chapters/*_files index_files

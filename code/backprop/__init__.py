@@ -1,0 +1,1 @@
+"""Code for the book "Backpropagation": chapters run it, tests import it."""

@@ -1,0 +1,355 @@
+"""Book tooling: read .qmd chapters, run them as Quarto does, export.
+
+    python -m backprop.book figures   [OUTDIR]   # SVG + PDF of every figure
+    python -m backprop.book notebooks [OUTDIR]   # one .ipynb per chapter
+    python -m backprop.book bench                # seconds per chapter
+
+Execution mirrors Quarto's Jupyter engine: one fresh kernel per chapter,
+working directory = the chapter's folder, code cells in order, and the
+inline `{python}` expressions of each stretch of prose evaluated (as
+user_expressions) between the code cells around it.
+"""
+
+import ast
+import json
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+import yaml
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+ROOT = Path(__file__).resolve().parents[2]
+FENCE = re.compile(r"^(`{3,})\s*(.*?)\s*$")
+INLINE = re.compile(r"(?:^|[^`])`\{python\}[ \t]([^`]+)`", re.MULTILINE)
+INCLUDE = re.compile(r"^\{\{<\s*include\s+(\S+)\s*>\}\}\s*$")
+OPTION = re.compile(r"^#\|\s?(.*)$")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colour codes in tracebacks
+
+
+class ChapterError(RuntimeError):
+    """A chapter failed to execute; the message names file and cell."""
+
+
+@dataclass
+class Cell:
+    kind: str  # "markdown" or "code"
+    source: str
+    line: int  # 1-based line of the cell's first line in the .qmd
+    options: dict = field(default_factory=dict)
+    inline: list = field(default_factory=list)  # (expression, value)
+
+    @property
+    def where(self):
+        label = self.options.get("label")
+        return f"cell '{label}'" if label else f"line {self.line}"
+
+
+def chapters(root=ROOT):
+    """The .qmd files listed in _quarto.yml, chapters then appendices."""
+    book = yaml.safe_load((root / "_quarto.yml").read_text())["book"]
+    files = []
+    for entry in book.get("chapters", []) + book.get("appendices", []):
+        if isinstance(entry, dict):  # a part: {part: ..., chapters: [...]}
+            files += entry.get("chapters", [])
+        else:
+            files.append(entry)
+    return [root / f for f in files]
+
+
+def split_front_matter(text):
+    """(front matter dict, body, number of lines the front matter took)."""
+    if text.startswith("---\n"):
+        end = text.index("\n---\n", 4)
+        meta = yaml.safe_load(text[4:end]) or {}
+        return meta, text[end + 5:], text[:end + 5].count("\n")
+    return {}, text, 0
+
+
+def cell_options(source):
+    """Split the leading `#| key: value` lines off a code cell."""
+    lines = source.split("\n")
+    n = 0
+    while n < len(lines) and OPTION.match(lines[n]):
+        n += 1
+    opts = "\n".join(OPTION.match(line).group(1) for line in lines[:n])
+    return (yaml.safe_load(opts) or {}), "\n".join(lines[n:])
+
+
+def resolve_includes(source, folder):
+    """Replace `{{< include path >}}` lines by the file's text."""
+    out = []
+    for line in source.split("\n"):
+        match = INCLUDE.match(line.strip())
+        if match:
+            out.append((folder / match.group(1)).read_text().rstrip("\n"))
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def read_qmd(path):
+    """The chapter as alternating markdown and executable code cells."""
+    path = Path(path)
+    meta, body, offset = split_front_matter(path.read_text())
+    cells, prose, prose_line = [], [], offset + 1
+    lines = body.split("\n")
+    i = 0
+    while i < len(lines):
+        match = FENCE.match(lines[i])
+        if not match:
+            prose.append(lines[i])
+            i += 1
+            continue
+        ticks, info = match.groups()
+        end = i + 1
+        while end < len(lines) and lines[end].strip() != ticks:
+            end += 1
+        block = lines[i + 1:end]
+        if re.match(r"^\{python[\s,}]", info):
+            cells.append(Cell("markdown", "\n".join(prose), prose_line))
+            options, code = cell_options("\n".join(block))
+            code = resolve_includes(code, path.parent)
+            cells.append(Cell("code", code, offset + i + 1, options))
+            prose, prose_line = [], offset + end + 2
+        else:  # a display-only block stays part of the prose
+            prose += lines[i:end + 1]
+        i = end + 1
+    cells.append(Cell("markdown", "\n".join(prose), prose_line))
+    for cell in cells:
+        if cell.kind == "markdown":
+            cell.inline = [(e.strip(), None) for e in INLINE.findall(
+                cell.source)]
+    return meta, [c for c in cells if c.source.strip() or c.kind == "code"]
+
+
+class ChapterRun:
+    """A chapter executed in its own live kernel, as Quarto executes it.
+
+    After construction, .cells hold the outputs and inline values, and
+    .value(expr) evaluates more expressions in the chapter's namespace
+    (tests use it to check results). Close it, or use it in a `with`.
+    """
+
+    def __init__(self, path, timeout=300):
+        self.path = Path(path).resolve()
+        _, self.cells = read_qmd(self.path)
+        self.client = NotebookClient(
+            nbformat.v4.new_notebook(), timeout=timeout,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(self.path.parent)}})
+        self.client.create_kernel_manager()
+        self.client.start_new_kernel()
+        self.client.start_new_kernel_client()
+        try:
+            self._run()
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        self.client._cleanup_kernel()
+
+    def _expressions(self, exprs):
+        """Evaluate expressions as user_expressions: {expr: text/plain}."""
+        keys = {str(i): e for i, e in enumerate(exprs)}
+        reply = self.client.wait_for_reply(self.client.kc.execute(
+            "", user_expressions=keys, store_history=False))
+        results = reply["content"].get("user_expressions", {})
+        out = {}
+        for key, expr in keys.items():
+            result = results.get(key, {})
+            if result.get("status") != "ok":
+                raise ChapterError(
+                    f"{self.path.name}: `{expr}` failed: "
+                    f"{result.get('ename')}: {result.get('evalue')}")
+            out[expr] = result["data"]["text/plain"]
+        return out
+
+    def _run(self):
+        nb = self.client.nb
+        for cell in self.cells:
+            if cell.kind == "markdown":  # inline values, as Quarto does
+                if cell.inline:
+                    shown = self._expressions([e for e, _ in cell.inline])
+                    cell.inline = [(e, shown[e]) for e, _ in cell.inline]
+                continue
+            if cell.options.get("eval", True) is False:
+                continue
+            nb_cell = nbformat.v4.new_code_cell(cell.source)
+            nb.cells.append(nb_cell)
+            try:
+                self.client.execute_cell(nb_cell, len(nb.cells) - 1)
+            except CellExecutionError as err:
+                first = ANSI.sub("", str(err)).strip().splitlines()[-1]
+                raise ChapterError(
+                    f"{self.path.name}, {cell.where}: {first}") from err
+            cell.outputs = nb_cell.outputs
+
+    def value(self, expr):
+        """A JSON-able Python value computed in the chapter's kernel."""
+        text = self._expressions([f"__import__('json').dumps({expr})"])
+        return json.loads(ast.literal_eval(next(iter(text.values()))))
+
+
+def execute(path, timeout=300):
+    """Run a chapter in a fresh kernel; return its cells with outputs."""
+    with ChapterRun(path, timeout) as run:
+        return run.cells
+
+
+# ---- notebooks -----------------------------------------------------------
+
+def _numbering(path, cells):
+    """Map each figure, equation and section label to its book number."""
+    number = chapters().index(Path(path).resolve()) + 1
+    if chapters()[0].name == "index.qmd":
+        number -= 1  # the unnumbered preface does not count
+    names, counters = {}, {"fig": 0, "eq": 0, "tbl": 0, "exr": 0}
+    section = [0, 0]
+    for cell in cells:
+        if cell.kind == "code":
+            label = str(cell.options.get("label", ""))
+            kind = label.split("-")[0]
+            if kind in counters:
+                counters[kind] += 1
+                names[label] = f"{number}.{counters[kind]}"
+            continue
+        for line in cell.source.split("\n"):
+            heading = re.match(r"^(##+) .*\{#(sec-[\w-]+)", line)
+            if heading and len(heading.group(1)) <= 3:
+                depth = len(heading.group(1)) - 2
+                section[depth] += 1
+                section[depth + 1:] = [0] * (1 - depth)
+                parts = [number] + section[:depth + 1]
+                names[heading.group(2)] = ".".join(map(str, parts))
+            for label, kind in re.findall(r"\{#((eq|exr)-[\w-]+)", line):
+                counters[kind] += 1
+                names[label] = f"{number}.{counters[kind]}"
+    return names
+
+
+_WORDS = {"fig": "Figure", "eq": "Equation", "sec": "Section",
+          "tbl": "Table", "exr": "Exercise"}
+
+
+def _plain_markdown(text, values, numbers):
+    """Quarto markdown to notebook markdown: values in, markup out."""
+    for expr, value in values:
+        text = text.replace(f"`{{python}} {expr}`", value, 1)
+    text = re.sub(r"^:::+.*$\n?", "", text, flags=re.MULTILINE)
+    text = re.sub(r"\s*\{[#.][^}]*\}", "", text)  # {#sec-x}, {.unnumbered}
+
+    def ref(match):
+        label = match.group(1)
+        word = _WORDS[label.split("-")[0]]
+        return f"{word} {numbers.get(label, '?')}"
+
+    text = re.sub(r"@((?:fig|eq|sec|tbl|exr)-[\w-]*\w)", ref, text)
+    return re.sub(r"\[@([\w-]+)\]", r"(\1)", text)  # citations, by key
+
+
+def to_notebook(path, cells):
+    """Executed chapter cells as a notebook a reader can run on its own."""
+    numbers = _numbering(path, cells)
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
+                                 "display_name": "Python 3"}
+    nb.cells.append(nbformat.v4.new_markdown_cell(
+        "*Generated from the book's source. Set up the environment with "
+        "`make setup` (see the README), then run the cells top to "
+        "bottom.*"))
+    for cell in cells:
+        if cell.kind == "markdown":
+            text = _plain_markdown(cell.source, cell.inline, numbers)
+            if text.strip():
+                nb.cells.append(nbformat.v4.new_markdown_cell(text.strip()))
+        elif cell.options.get("eval", True) is not False:
+            nb.cells.append(nbformat.v4.new_code_cell(cell.source.strip()))
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{i}"  # stable ids: no diff between builds
+    return nb
+
+
+def export_notebooks(outdir):
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    for path in chapters():
+        if path.parent.name == "chapters":
+            nb = to_notebook(path, execute(path))
+            nbformat.write(nb, outdir / f"{path.stem}.ipynb")
+
+
+# ---- figures and timing --------------------------------------------------
+
+def chapter_figures():
+    """(name, Figure) for every figure of the main chapter, in order."""
+    import torch
+
+    from backprop import blame, depth, energy, figures, style
+
+    style.apply()
+    weights, biases, x = blame.example_network()
+    acts = blame.forward(weights, biases, x)
+    deltas, _, _ = blame.backward(weights, acts, torch.ones(1, 1))
+    z = torch.arange(-600, 601) / 100  # -6 to 6, with z = 0 exactly
+    diagnostics = {name: depth.gradient_diagnostic(name)
+                   for name in ("sigmoid", "relu")}
+    curves = {name: energy.signal_std(std)
+              for name, std in energy.SCHEMES.items()}
+    yield "computation-graph", figures.computation_graph()
+    yield "blame-flow", figures.blame_flow([3, 4, 4, 1], deltas)
+    yield "outer-product", figures.outer_product(deltas[1], acts[1])
+    yield "gates", figures.gates(z, *depth.gate_derivatives(z))
+    yield "depth-norms", figures.depth_norms(diagnostics)
+    yield "signal-energy", figures.signal_energy(curves)
+
+
+def export_figures(outdir):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from backprop import style
+
+    for name, fig in chapter_figures():
+        style.save(fig, name, outdir)
+        plt.close(fig)
+
+
+def bench():
+    total = 0.0
+    for path in chapters():
+        start = time.perf_counter()
+        execute(path)
+        seconds = time.perf_counter() - start
+        total += seconds
+        print(f"{seconds:6.1f} s  {path.relative_to(ROOT)}")
+    print(f"{total:6.1f} s  total")
+
+
+def main(argv):
+    command = argv[0] if argv else ""
+    if command == "figures":
+        export_figures(argv[1] if len(argv) > 1 else ROOT / "figures")
+    elif command == "notebooks":
+        export_notebooks(argv[1] if len(argv) > 1 else ROOT / "notebooks")
+    elif command == "bench":
+        bench()
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

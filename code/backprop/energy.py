@@ -1,0 +1,30 @@
+"""The signal's energy through a deep ReLU stack, for several weight scales.
+
+Each layer multiplies Var(activation) by about n_in * Var(w) / 2 (ReLU
+zeroes half of its input), so a scale that misses 2 / n_in compounds
+exponentially with depth.
+"""
+
+import torch
+
+SCHEMES = {  # weight std for fan-in n
+    "naive, std 0.05": lambda n: 0.05,
+    "naive, std 0.12": lambda n: 0.12,
+    "He, std sqrt(2/n)": lambda n: (2 / n) ** 0.5,
+}
+
+
+def signal_std(weight_std, depth=40, width=256, batch=512, seed=6050):
+    """Std of the activations after each of depth ReLU layers."""
+    torch.manual_seed(seed)  # same draws for every scheme: only scale differs
+    h = torch.randn(batch, width)
+    stds = []
+    for _ in range(depth):
+        h = torch.relu(h @ (torch.randn(width, width) * weight_std(width)))
+        stds.append(float(h.std()))
+    return stds
+
+
+def gain_per_layer(weight_std, width=256):
+    """The predicted factor on Var(x) per ReLU layer: n * Var(w) / 2."""
+    return width * weight_std(width) ** 2 / 2

@@ -1,0 +1,41 @@
+"""Numbers formatted for the prose, through inline `{python}` expressions.
+
+Each helper returns a Prose string, whose repr is the bare text, so an
+inline expression shows 3.7 × 10⁻⁹ rather than '3.7 × 10⁻⁹'. The output
+is plain Unicode with no markup, so HTML and PDF show the same thing.
+"""
+
+import math
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+class Prose(str):
+    """A str that displays without quotes."""
+
+    def __repr__(self):
+        return str(self)
+
+
+def fixed(x, digits=2):
+    """x with a fixed number of decimals: fixed(0.25) == '0.25'."""
+    return Prose(f"{float(x):.{digits}f}".replace("-", "−"))
+
+
+def count(n):
+    """An integer with thousands separators: count(4096) == '4,096'."""
+    return Prose(f"{int(n):,}")
+
+
+def sci(x, digits=2):
+    """x in scientific notation: sci(3.7e-9, 1) == '3.7 × 10⁻⁹'."""
+    x = float(x)
+    if x == 0:
+        return Prose("0")
+    exponent = math.floor(math.log10(abs(x)))
+    mantissa = x / 10**exponent
+    if round(abs(mantissa), digits) >= 10:  # 9.999 rounds up to 10.00
+        mantissa, exponent = mantissa / 10, exponent + 1
+    power = str(exponent).translate(_SUPERSCRIPT)
+    sign = "−" if mantissa < 0 else ""
+    return Prose(f"{sign}{abs(mantissa):.{digits}f} × 10{power}")

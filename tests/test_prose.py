@@ -1,0 +1,22 @@
+"""The formatting helpers used by inline expressions in the prose."""
+
+from backprop.prose import count, fixed, sci
+
+
+def test_sci():
+    assert sci(3.7e-9, 1) == "3.7 × 10⁻⁹"
+    assert sci(169181.6) == "1.69 × 10⁵"
+    assert sci(-0.0123, 1) == "−1.2 × 10⁻²"
+    assert sci(9.999e-3) == "1.00 × 10⁻²"  # rounding carries the exponent
+    assert sci(0) == "0"
+
+
+def test_fixed_and_count():
+    assert fixed(0.25) == "0.25"
+    assert fixed(-3.0, 1) == "−3.0"  # a true minus sign
+    assert count(4096) == "4,096"
+
+
+def test_repr_has_no_quotes():
+    # inline `{python}` shows the repr; the reader must not see quotes
+    assert repr(count(4096)) == "4,096"

@@ -1,0 +1,123 @@
+"""The book's sources: files, labels, cross-references, citations."""
+
+import re
+
+import bibtexparser
+import pytest
+import yaml
+
+from backprop import book
+
+CHAPTERS = book.chapters()
+CROSSREF = re.compile(r"@((?:fig|eq|sec|tbl|exr)-[\w-]*\w)")
+CITATION = re.compile(r"(?<![\w.])@([A-Za-z][\w]*\d{4}[a-z]+)")
+LABEL_ATTR = re.compile(r"\{#((?:fig|eq|sec|tbl|exr)-[\w-]*\w)")
+REQUIRED = {
+    "article": {"author", "title", "journal", "year", "volume", "pages"},
+    "inproceedings": {"author", "title", "booktitle", "year"},
+    "book": {"author", "title", "publisher", "year"},
+    "misc": {"author", "title", "year", "url"},
+}
+
+
+def parsed():
+    for path in CHAPTERS:
+        yield path, book.read_qmd(path)[1]
+
+
+def prose_and_captions(cells):
+    for cell in cells:
+        if cell.kind == "markdown":
+            yield cell.source
+        else:
+            for key in ("fig-cap", "tbl-cap", "fig-alt"):
+                yield str(cell.options.get(key, ""))
+
+
+def all_labels():
+    labels = []
+    for _, cells in parsed():
+        for cell in cells:
+            if cell.kind == "code" and "label" in cell.options:
+                labels.append(str(cell.options["label"]))
+            elif cell.kind == "markdown":
+                labels += LABEL_ATTR.findall(cell.source)
+    return labels
+
+
+def test_quarto_config_lists_existing_files():
+    config = yaml.safe_load((book.ROOT / "_quarto.yml").read_text())
+    assert config["project"]["type"] == "book"
+    assert "freeze" not in config.get("execute", {})
+    assert config["book"]["author"]  # the Typst book fails without one
+    assert set(config["format"]) == {"html", "typst"}
+    for path in CHAPTERS:
+        assert path.exists(), path
+
+
+def test_labels_are_unique():
+    labels = all_labels()
+    duplicates = {x for x in labels if labels.count(x) > 1}
+    assert not duplicates
+
+
+def test_every_cross_reference_resolves():
+    labels = set(all_labels())
+    for path, cells in parsed():
+        for text in prose_and_captions(cells):
+            for ref in CROSSREF.findall(text):
+                assert ref in labels, f"{path.name}: @{ref} has no label"
+
+
+def test_every_citation_is_in_the_bibliography():
+    keys = {e["ID"] for e in bibliography().entries}
+    cited = set()
+    for path, cells in parsed():
+        for text in prose_and_captions(cells):
+            for key in CITATION.findall(text):
+                assert key in keys, f"{path.name}: @{key} not in .bib"
+                cited.add(key)
+    assert cited == keys, f"never cited: {keys - cited}"
+
+
+def bibliography():
+    return bibtexparser.loads((book.ROOT / "references.bib").read_text())
+
+
+def test_bibliography_entries_are_complete():
+    entries = bibliography().entries
+    assert len(entries) >= 5
+    for entry in entries:
+        missing = REQUIRED[entry["ENTRYTYPE"]] - set(entry)
+        assert not missing, f"{entry['ID']} lacks {missing}"
+        assert re.fullmatch(r"(19|20)\d\d", entry["year"])
+        assert "doi" in entry or "url" in entry, entry["ID"]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_figure_cells_have_caption_and_alt_text(path):
+    for cell in book.read_qmd(path)[1]:
+        if cell.kind != "code":
+            continue
+        label = str(cell.options.get("label", ""))
+        draws = "plt.show()" in cell.source or "figures." in cell.source
+        if draws or label.startswith("fig-"):
+            assert label.startswith("fig-"), f"{cell.where} draws unlabelled"
+            alt = str(cell.options.get("fig-alt", ""))
+            assert cell.options.get("fig-cap"), cell.where
+            assert len(alt.split()) >= 15, f"{cell.where}: fig-alt too short"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_code_fits_the_printed_page(path):
+    for cell in book.read_qmd(path)[1]:
+        if cell.kind == "code" and cell.options.get("echo", True):
+            for line in cell.source.split("\n"):
+                assert len(line) <= 80, f"{cell.where}: {line!r}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_no_chapter_numbers_typed_into_prose(path):
+    # numbers of chapters and sections come from cross-references only
+    text = path.read_text()
+    assert not re.search(r"\b(Chapter|Section|Figure|Equation) \d", text)
