@@ -44,10 +44,41 @@ def test_float32_audit_counts_by_a_direct_check():
 
 
 def test_he_init_std_is_sqrt_two_over_fan_in():
-    net = depth.build_mlp("relu", depth=3, width=512)
-    weight = net[0].weight
-    assert weight.std().item() == pytest.approx(math.sqrt(2 / 512), rel=0.02)
-    assert (net[0].bias == 0).all()
+    _, hidden, _ = depth.build_mlp(depth=3, width=512)
+    assert hidden[0].std().item() == pytest.approx(math.sqrt(2 / 512),
+                                                   rel=0.02)
+
+
+def test_shallow_networks_are_prefixes_of_deep_ones():
+    _, deep, head_deep = depth.build_mlp(depth=10)
+    _, shallow, head = depth.build_mlp(depth=4)
+    assert torch.equal(head, head_deep)
+    for a, b in zip(shallow, deep):
+        assert torch.equal(a, b)
+
+
+@pytest.mark.parametrize("activation", ["sigmoid", "tanh", "relu"])
+def test_depth_sweep_agrees_exactly_with_single_runs(activation):
+    sweep = depth.depth_sweep(activation, max_depth=12, init="xavier")
+    for d in (1, 5, 12):
+        assert sweep[d - 1] == depth.gradient_diagnostic(
+            activation, depth=d, init="xavier")
+
+
+def test_diagnostic_matches_an_nn_module_reference():
+    # the same network written with torch.nn, differentiated by autograd
+    x, hidden, head = depth.build_mlp(depth=5, width=16, batch=8)
+    layers = []
+    for W in hidden:
+        linear = torch.nn.Linear(16, 16, bias=False).double()
+        linear.weight.data.copy_(W.detach())
+        layers += [linear, torch.nn.Tanh()]
+    net = torch.nn.Sequential(*layers)
+    (net(x) @ head.T).mean().backward()
+    ours = depth.gradient_diagnostic("tanh", depth=5, width=16, batch=8)
+    reference = [m.weight.grad.norm().item() for m in net
+                 if isinstance(m, torch.nn.Linear)]
+    assert ours["norms"] == pytest.approx(reference, rel=1e-12)
 
 
 def test_xavier_std_matches_torch():

@@ -6,9 +6,9 @@ gradient descent change the first layer's stored weights at all?
 """
 
 import torch
-from torch import nn
 
-ACTIVATIONS = {"sigmoid": nn.Sigmoid, "tanh": nn.Tanh, "relu": nn.ReLU}
+ACTIVATIONS = {"sigmoid": torch.sigmoid, "tanh": torch.tanh,
+               "relu": torch.relu}
 INIT_STD = {  # weight std as a function of fan-in and fan-out
     "naive 0.05": lambda n_in, n_out: 0.05,
     "naive 0.12": lambda n_in, n_out: 0.12,
@@ -17,38 +17,67 @@ INIT_STD = {  # weight std as a function of fan-in and fan-out
 }
 
 
-def build_mlp(activation, depth, width, init="he", seed=6050):
-    """depth hidden layers of the given width, then one output unit."""
+def build_mlp(depth, width=64, init="he", batch=128, seed=6050):
+    """An input batch, depth hidden weight matrices and an output row.
+
+    The biases are all zero, so they are left out. The output row is
+    drawn first and the hidden layers last: the network of depth d is then
+    the first d layers of any deeper one, under the same output layer.
+    """
     torch.manual_seed(seed)
-    make_act = ACTIVATIONS[activation]
-    blocks = [module for _ in range(depth)
-              for module in (nn.Linear(width, width), make_act())]
-    net = nn.Sequential(*blocks, nn.Linear(width, 1)).to(torch.float64)
-    linears = [m for m in net if isinstance(m, nn.Linear)]
-    with torch.no_grad():  # re-draw every weight with the chosen scale
-        for linear in linears:
-            n_in, n_out = linear.in_features, linear.out_features
-            nn.init.normal_(linear.weight, std=INIT_STD[init](n_in, n_out))
-            nn.init.zeros_(linear.bias)
-    return net
+    f64 = torch.float64
+    head = torch.randn(1, width, dtype=f64) * INIT_STD[init](width, 1)
+    x = torch.randn(batch, width, dtype=f64)
+    std = INIT_STD[init](width, width)
+    hidden = [(torch.randn(width, width, dtype=f64) * std).requires_grad_()
+              for _ in range(depth)]
+    return x, hidden, head
 
 
-def gradient_diagnostic(activation, depth=30, width=64, init="he",
-                        batch=128, lr=0.1, seed=6050):
-    """Per-layer gradient norms and a float32 audit of the first layer."""
-    net = build_mlp(activation, depth, width, init, seed)
-    x = torch.randn(batch, width, dtype=torch.float64)
-    net(x).mean().backward()  # the output is the mean: a scalar
-    hidden = [m for m in net if isinstance(m, nn.Linear)][:-1]
-    grad = hidden[0].weight.grad
-    w32, g32 = hidden[0].weight.detach().float(), grad.float()
+def forward(activation, x, hidden):
+    """The activations after each hidden layer."""
+    acts, h = [], x
+    for W in hidden:
+        h = ACTIVATIONS[activation](h @ W.T)
+        acts.append(h)
+    return acts
+
+
+def audit(hidden, grads, lr=0.1):
+    """Per-layer gradient norms and a float32 look at the first layer."""
+    w32, g32 = hidden[0].detach().float(), grads[0].float()
     return {
-        "norms": [m.weight.grad.norm().item() for m in hidden],
-        "first_max": grad.abs().max().item(),
+        "norms": [g.norm().item() for g in grads],
+        "first_max": grads[0].abs().max().item(),
         "first_nonzero": g32.count_nonzero().item(),
         "first_changed": (w32 - lr * g32 != w32).sum().item(),
         "first_size": g32.numel(),
     }
+
+
+def gradient_diagnostic(activation, depth=30, width=64, init="he",
+                        batch=128, lr=0.1, seed=6050):
+    """Build, run forward, take the mean output as the loss, audit."""
+    x, hidden, head = build_mlp(depth, width, init, batch, seed)
+    out = (forward(activation, x, hidden)[-1] @ head.T).mean()
+    return audit(hidden, torch.autograd.grad(out, hidden), lr)
+
+
+def depth_sweep(activation, max_depth=50, width=64, init="he",
+                batch=128, lr=0.1, seed=6050):
+    """gradient_diagnostic for every depth 1..max_depth, in one pass.
+
+    One forward pass serves all depths, because the network of depth d
+    is a prefix of the deepest one (see build_mlp).
+    """
+    x, hidden, head = build_mlp(max_depth, width, init, batch, seed)
+    acts = forward(activation, x, hidden)
+    results = []
+    for d in range(1, max_depth + 1):
+        out = (acts[d - 1] @ head.T).mean()
+        grads = torch.autograd.grad(out, hidden[:d], retain_graph=True)
+        results.append(audit(hidden[:d], grads, lr))
+    return results
 
 
 def gate_derivatives(z):
