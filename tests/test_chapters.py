@@ -187,3 +187,14 @@ def test_companion_detach(run_chapter):
     assert run.value("target.weight.grad is None")
     assert run.value("online.weight.grad is not None")
     assert run.value("missing") == ["encoder.weight", "encoder.bias"]
+
+
+def test_depth_explorer_shows_the_static_figures_numbers(run_chapter):
+    run = run_chapter("backprop")
+    for name in ("sigmoid", "relu"):
+        explorer = run.value(
+            f'explorer_data["runs"]["{name}|he"]["norms"][29]')
+        assert explorer == run.value(f'diagnostics["{name}"]["norms"]')
+        changed = run.value(f'explorer_data["runs"]["{name}|he"]["changed"]'
+                            "[29]")
+        assert changed == run.value(f'diagnostics["{name}"]["first_changed"]')

@@ -40,6 +40,9 @@ def test_generated_notebook_runs_top_to_bottom(name, run_chapter, tmp_path):
                      "@eq-", "@sec-"):
         assert leftover not in text, leftover
     assert not re.search(r"\{#(sec|eq|exr)-", text)
+    assert "html_block" not in text  # the explorers are HTML-only
+    if name == "by-hand":
+        assert "figures.chain_paths" in text  # the static figure stays
     path = tmp_path / f"{name}.ipynb"
     nbformat.write(nb, path)
     nbformat.validate(nbformat.read(path, as_version=4))

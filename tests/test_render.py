@@ -49,3 +49,47 @@ def test_pages_show_numbered_figures_and_computed_values(render_log):
     assert "Figure&nbsp;1.1" in html or "Figure 1.1" in html
     assert "{python}" not in html  # every inline expression was replaced
     assert "0.337801" in html
+
+
+def pages():
+    return sorted(p for p in BOOK.rglob("*.html")
+                  if "site_libs" not in p.parts)
+
+
+def test_every_page_is_offline_accessible_and_error_free(render_log):
+    from browser import WatchedPage, axe_violations, chromium, serve
+
+    with serve(BOOK) as origin, chromium() as browser:
+        for path in pages():
+            watched = WatchedPage(browser, origin)
+            url = f"{origin}/{path.relative_to(BOOK).as_posix()}"
+            watched.page.goto(url, wait_until="networkidle")
+            assert watched.page.title()
+            assert watched.problems() == {"other origins": [], "failed": [],
+                                          "errors": []}, url
+            assert axe_violations(watched.page) == [], url
+            watched.page.close()
+
+
+def test_explorers_run_in_the_rendered_pages(render_log):
+    from browser import WatchedPage, chromium, serve
+
+    with serve(BOOK) as origin, chromium() as browser:
+        for page, kind in [("backprop", "depth"), ("by-hand", "chain")]:
+            watched = WatchedPage(browser, origin)
+            watched.page.goto(f"{origin}/chapters/{page}.html")
+            watched.page.wait_for_selector(
+                f'[data-explorer="{kind}"][data-ready="true"]')
+            watched.page.close()
+
+
+def test_pdf_shows_static_figures_instead_of_explorers(render_log):
+    pdftotext = shutil.which("pdftotext")
+    if pdftotext is None:
+        pytest.skip("pdftotext (Debian poppler-utils) is not installed")
+    pdf = next(BOOK.glob("*.pdf"))
+    text = subprocess.run([pdftotext, str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    assert "needs JavaScript" not in text
+    assert "central difference" in text  # the static chain-rule figure
+    assert "Solution" not in text  # solutions only in the instructor PDF

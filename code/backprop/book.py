@@ -259,6 +259,39 @@ def _plain_markdown(text, values, numbers):
     return re.sub(r"\[@([\w-]+)\]", r"(\1)", text)  # citations, by key
 
 
+DIV_OPEN = re.compile(r"^:{3,}\s*\{(.*)\}\s*$")
+DIV_CLOSE = re.compile(r"^:{3,}\s*$")
+
+
+def _html_only(attributes):
+    return ("content-visible" in attributes
+            and 'when-format="html"' in attributes)
+
+
+def _without_html_only(cells):
+    """Drop what only the HTML page shows (the explorers): a notebook
+    cannot run it. Divs may open in one prose cell and close in another.
+    """
+    kept, stack = [], []
+    for cell in cells:
+        if cell.kind == "code":
+            if not any(stack):
+                kept.append(cell)
+            continue
+        lines = []
+        for line in cell.source.split("\n"):
+            opened, closed = DIV_OPEN.match(line), DIV_CLOSE.match(line)
+            if opened:
+                stack.append(_html_only(opened.group(1)))
+            elif closed and stack:
+                stack.pop()
+            elif not any(stack):
+                lines.append(line)
+        kept.append(Cell(cell.kind, "\n".join(lines), cell.line,
+                         cell.options, cell.inline))
+    return kept
+
+
 def to_notebook(path, cells):
     """Executed chapter cells as a notebook a reader can run on its own."""
     numbers = _numbering(path, cells)
@@ -269,7 +302,7 @@ def to_notebook(path, cells):
         "*Generated from the book's source. Set up the environment with "
         "`make setup` (see the README), then run the cells top to "
         "bottom.*"))
-    for cell in cells:
+    for cell in _without_html_only(cells):
         if cell.kind == "markdown":
             text = _plain_markdown(cell.source, cell.inline, numbers)
             if text.strip():
@@ -313,6 +346,8 @@ def chapter_figures():
     yield "gates", figures.gates(z, *depth.gate_derivatives(z))
     yield "depth-norms", figures.depth_norms(diagnostics)
     yield "signal-energy", figures.signal_energy(curves)
+    xs = [k / 10 for k in range(-30, 31)]
+    yield "chain-paths", figures.chain_paths(xs, y=3.0)
 
 
 def export_figures(outdir):

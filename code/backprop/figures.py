@@ -147,3 +147,22 @@ def signal_energy(curves):
     ax.set_ylabel("std of activations")
     ax.legend()
     return fig
+
+
+def chain_paths(xs, y, h=1e-4):
+    """dz/dy for z = x y + y: two paths, their sum, and a numerical check."""
+    xs = np.asarray(xs, dtype=float)
+    fd = ((xs * (y + h) + (y + h)) - (xs * (y - h) + (y - h))) / (2 * h)
+    fig, ax = plt.subplots(figsize=(style.WIDTH, 2.8))
+    ax.plot(xs, xs, label=r"through $x\,y$: $x$",
+            **{**style.SERIES[0], "marker": None})
+    ax.plot(xs, np.ones_like(xs), label="direct: 1",
+            **{**style.SERIES[1], "marker": None})
+    ax.plot(xs, xs + 1, label=r"sum: $\partial z/\partial y = x + 1$",
+            **{**style.SERIES[2], "marker": None})
+    ax.plot(xs[::6], fd[::6], linestyle="none", marker="o", mfc="white",
+            color=style.BLACK, label=f"central difference at y = {y:g}")
+    ax.set_xlabel("$x$")
+    ax.set_ylabel(r"contribution to $\partial z/\partial y$")
+    ax.legend(loc="upper left", fontsize=8)
+    return fig

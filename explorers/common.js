@@ -1,0 +1,50 @@
+// Small helpers shared by the explorers: SVG elements and number text.
+// Plain ES module, no dependencies, so the pages work offline.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SUPERSCRIPT = { "-": "⁻", 0: "⁰", 1: "¹", 2: "²", 3: "³", 4: "⁴",
+  5: "⁵", 6: "⁶", 7: "⁷", 8: "⁸", 9: "⁹" };
+
+/** An SVG element with the given attributes (and optional text). */
+export function svgElement(doc, tag, attrs = {}, text = null) {
+  const el = doc.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    el.setAttribute(key, String(value));
+  }
+  if (text !== null) el.textContent = text;
+  return el;
+}
+
+/** 10 to an integer power, as text: power(-3) === "10⁻³". */
+export function power(exponent) {
+  return "10" + String(exponent).split("").map((c) => SUPERSCRIPT[c]).join("");
+}
+
+/** Scientific notation as in the book's prose: sci(0.00123) === "1.23 × 10⁻³". */
+export function sci(x, digits = 2) {
+  if (x === 0) return "0";
+  let exponent = Math.floor(Math.log10(Math.abs(x)));
+  let mantissa = x / 10 ** exponent;
+  if (Math.abs(Number(mantissa.toFixed(digits))) >= 10) {
+    mantissa /= 10;
+    exponent += 1;
+  }
+  const sign = mantissa < 0 ? "−" : "";
+  return `${sign}${Math.abs(mantissa).toFixed(digits)} × ${power(exponent)}`;
+}
+
+/** A number with a fixed count of decimals and a true minus sign. */
+export function fixed(x, digits = 2) {
+  return x.toFixed(digits).replace("-", "−");
+}
+
+/** An integer with thousands separators: count(4096) === "4,096". */
+export function count(n) {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/** The JSON data block that the book's Python cell wrote into root. */
+export function readData(root) {
+  const block = root.querySelector('script[type="application/json"]');
+  return JSON.parse(block.textContent);
+}

@@ -1,0 +1,166 @@
+// Depth explorer: per-layer gradient norms of a deep MLP, and whether a
+// float32 step would move its first layer. The numbers were computed by
+// the book's Python package when the page was built (float64, seed 6050),
+// with the same function that draws the chapter's static figure.
+
+import { count, fixed, power, readData, sci, svgElement }
+  from "./common.js";
+
+/** The precomputed result for one setting of the three controls. */
+export function runFor(data, activation, init, depth) {
+  const run = data.runs[`${activation}|${init}`];
+  return {
+    norms: run.norms[depth - 1],
+    changed: run.changed[depth - 1],
+    nonzero: run.nonzero[depth - 1],
+    size: data.size,
+  };
+}
+
+/** Whole decades that cover the positive values: [lowest, highest]. */
+export function decades(values) {
+  const logs = values.filter((v) => v > 0).map(Math.log10);
+  if (logs.length === 0) return [-1, 1];
+  let lo = Math.floor(Math.min(...logs)) || 0; // "|| 0" turns -0 into 0
+  let hi = Math.ceil(Math.max(...logs)) || 0;
+  if (hi === lo) hi = lo + 1;
+  return [lo, hi];
+}
+
+/** A ratio as plain decimals when moderate, else in powers of ten. */
+export function amount(v) {
+  return v >= 0.01 && v < 1000 ? fixed(v, 2) : sci(v);
+}
+
+/** One sentence that states what the plot shows, for every reader. */
+export function describe(data, activation, init, depth) {
+  const run = runFor(data, activation, init, depth);
+  const first = run.norms[0];
+  const last = run.norms[run.norms.length - 1];
+  const layers = depth === 1 ? "1 hidden layer" : `${depth} hidden layers`;
+  let text = `${data.labels.activation[activation]}, ` +
+    `${data.labels.init[init]}, ${layers}: gradient norm ${sci(first)} ` +
+    `at the first layer`;
+  if (depth > 1) {
+    text += ` and ${sci(last)} at the last`;
+    if (first > 0 && last > 0) {
+      text += ` (the first layer's norm is ${amount(first / last)} times ` +
+        "the last layer's)";
+    }
+  }
+  text += `. One float32 step with learning rate ${data.lr} would change ` +
+    `${count(run.changed)} of the ${count(run.size)} first-layer weights.`;
+  return text;
+}
+
+const BOX = { width: 640, height: 300, left: 76, right: 16, top: 16,
+  bottom: 44 };
+
+/** Draw the log-scale plot of one run into an empty <svg>. */
+export function drawPlot(svg, norms) {
+  const doc = svg.ownerDocument;
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `0 0 ${BOX.width} ${BOX.height}`);
+  const [lo, hi] = decades(norms);
+  const plotW = BOX.width - BOX.left - BOX.right;
+  const plotH = BOX.height - BOX.top - BOX.bottom;
+  const xAt = (i) => BOX.left + (norms.length === 1 ? plotW / 2
+    : (i * plotW) / (norms.length - 1));
+  const yAt = (v) => BOX.top + plotH * (hi - Math.log10(v)) / (hi - lo);
+  const step = Math.max(1, Math.ceil((hi - lo) / 8));
+  for (let k = lo; k <= hi; k += step) {
+    const y = yAt(10 ** k);
+    svg.append(svgElement(doc, "line", { x1: BOX.left, x2: BOX.width -
+      BOX.right, y1: y, y2: y, class: "grid" }));
+    svg.append(svgElement(doc, "text", { x: BOX.left - 6, y: y + 4,
+      "text-anchor": "end", class: "tick" }, power(k)));
+  }
+  const xStep = Math.max(1, Math.ceil(norms.length / 10));
+  for (let i = 0; i < norms.length; i += xStep) {
+    svg.append(svgElement(doc, "text", { x: xAt(i), y: BOX.height - 26,
+      "text-anchor": "middle", class: "tick" }, String(i)));
+  }
+  svg.append(svgElement(doc, "text", { x: BOX.left + plotW / 2,
+    y: BOX.height - 6, "text-anchor": "middle", class: "label" },
+  "layer (0 = closest to the input)"));
+  const middle = BOX.top + plotH / 2;
+  svg.append(svgElement(doc, "text", { x: 14, y: middle,
+    transform: `rotate(-90 14 ${middle})`, "text-anchor": "middle",
+    class: "label" }, "gradient norm of the layer's weights"));
+  const points = norms.map((v, i) => (v > 0 ? [xAt(i), yAt(v)] : null))
+    .filter((p) => p !== null);
+  svg.append(svgElement(doc, "polyline", { class: "series",
+    points: points.map((p) => p.join(",")).join(" ") }));
+  for (const [x, y] of points) {
+    svg.append(svgElement(doc, "circle", { cx: x, cy: y, r: 2.5,
+      class: "series-point" }));
+  }
+}
+
+function select(doc, id, label, options, value) {
+  const wrap = doc.createElement("div");
+  wrap.className = "explorer-control";
+  const lab = doc.createElement("label");
+  lab.htmlFor = id;
+  lab.textContent = label;
+  const sel = doc.createElement("select");
+  sel.id = id;
+  for (const [key, text] of Object.entries(options)) {
+    sel.append(new Option(text, key, false, key === value));
+  }
+  wrap.append(lab, sel);
+  return [wrap, sel];
+}
+
+/** Build the controls, the plot and the live summary inside root. */
+export function mount(root) {
+  const doc = root.ownerDocument;
+  const data = readData(root);
+  const id = root.id || "depth-explorer";
+  const [actWrap, act] = select(doc, `${id}-activation`, "Activation",
+    data.labels.activation, data.start.activation);
+  const [initWrap, init] = select(doc, `${id}-init`, "Initialisation",
+    data.labels.init, data.start.init);
+
+  const depthWrap = doc.createElement("div");
+  depthWrap.className = "explorer-control";
+  const depthLabel = doc.createElement("label");
+  depthLabel.htmlFor = `${id}-depth`;
+  depthLabel.textContent = "Depth (hidden layers)";
+  const depth = doc.createElement("input");
+  Object.assign(depth, { type: "range", id: `${id}-depth`, min: 1,
+    max: data.maxDepth, step: 1, value: data.start.depth });
+  const shown = doc.createElement("output");
+  shown.htmlFor = depth.id;
+  depthWrap.append(depthLabel, depth, shown);
+
+  const controls = doc.createElement("div");
+  controls.className = "explorer-controls";
+  controls.append(actWrap, initWrap, depthWrap);
+
+  const svg = svgElement(doc, "svg", { role: "img", class: "explorer-plot",
+    "aria-labelledby": `${id}-summary` });
+  const summary = doc.createElement("p");
+  summary.id = `${id}-summary`;
+  summary.className = "explorer-summary";
+  summary.setAttribute("aria-live", "polite");
+
+  const update = () => {
+    const d = Number(depth.value);
+    shown.value = String(d);
+    drawPlot(svg, runFor(data, act.value, init.value, d).norms);
+    summary.textContent = describe(data, act.value, init.value, d);
+  };
+  for (const control of [act, init, depth]) {
+    control.addEventListener("input", update);
+  }
+  root.replaceChildren(controls, svg, summary);
+  root.dataset.ready = "true";
+  update();
+}
+
+if (typeof document !== "undefined") {
+  for (const root of document.querySelectorAll('[data-explorer="depth"]')) {
+    mount(root);
+  }
+}

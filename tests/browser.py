@@ -1,0 +1,91 @@
+"""Headless Chromium for the page tests: a local server and a watched page.
+
+Chromium comes from Debian (/usr/bin/chromium), driven by Playwright's
+Python client; Playwright's own browser download is not used.
+"""
+
+import contextlib
+import functools
+import http.server
+import shutil
+import threading
+
+import pytest
+
+CHROMIUM = (shutil.which("chromium") or shutil.which("chromium-browser")
+            or shutil.which("google-chrome"))
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update",
+        "--disable-sync"]
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def serve(directory):
+    """Serve directory on 127.0.0.1 at a free port; yield the origin."""
+    handler = functools.partial(QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextlib.contextmanager
+def chromium():
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (Debian package chromium; "
+                    ".ci/run installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+class WatchedPage:
+    """A page that records other-origin requests, failures and errors."""
+
+    def __init__(self, browser, origin):
+        self.origin = origin
+        self.page = browser.new_page()
+        self.foreign, self.failed, self.errors = [], [], []
+        self.page.on("request", self._request)
+        self.page.on("requestfailed", lambda r: self.failed.append(r.url))
+        self.page.on("response", self._response)
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def _request(self, request):
+        if not request.url.startswith((self.origin, "data:", "blob:")):
+            self.foreign.append(request.url)
+
+    def _response(self, response):
+        if response.status >= 400:
+            self.failed.append(f"{response.status} {response.url}")
+
+    def _console(self, message):
+        if message.type == "error":
+            self.errors.append(message.text)
+
+    def problems(self):
+        return {"other origins": self.foreign, "failed": self.failed,
+                "errors": self.errors}
+
+
+def axe_violations(page):
+    """axe-core's violations on the page, as (rule id, targets) pairs."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [(v["id"], [n["target"] for n in v["nodes"]])
+            for v in results.response["violations"]]

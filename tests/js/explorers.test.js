@@ -1,0 +1,81 @@
+// Logic of the explorers, run with `node --test` (no browser needed).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { contributions, describe as describeChain, finiteDifference, z }
+  from "../../explorers/chain-explorer.js";
+import { count, fixed, power, sci } from "../../explorers/common.js";
+import { amount, decades, describe, runFor }
+  from "../../explorers/depth-explorer.js";
+
+test("number text matches the book's prose style", () => {
+  assert.equal(power(-3), "10⁻³");
+  assert.equal(power(15), "10¹⁵");
+  assert.equal(sci(0.00123), "1.23 × 10⁻³");
+  assert.equal(sci(-0.0123, 1), "−1.2 × 10⁻²");
+  assert.equal(sci(9.999e-3), "1.00 × 10⁻²");
+  assert.equal(sci(0), "0");
+  assert.equal(fixed(-3, 1), "−3.0");
+  assert.equal(count(4096), "4,096");
+});
+
+test("the two paths of z = x y + y add up to x + 1", () => {
+  for (const x of [-3, -1.5, 0, 2, 2.7]) {
+    const c = contributions(x);
+    assert.equal(c.product, x);
+    assert.equal(c.direct, 1);
+    assert.equal(c.total, x + 1);
+    for (const y of [-2, 0.5, 3]) {
+      assert.ok(Math.abs(finiteDifference(x, y) - (x + 1)) < 1e-8);
+    }
+  }
+  assert.equal(z(2, 3), 9);
+  const text = describeChain(2, 3);
+  assert.match(text, /contributes x = 2\.00/);
+  assert.match(text, /dz\/dy = 3\.00/);
+  assert.match(text, /finite difference gives 3\.0000/);
+});
+
+const DATA = {
+  maxDepth: 2,
+  size: 4096,
+  lr: 0.1,
+  labels: { activation: { relu: "ReLU" }, init: { he: "He" } },
+  start: { activation: "relu", init: "he", depth: 2 },
+  runs: {
+    "relu|he": {
+      norms: [[0.5], [1e-15, 2.0]],
+      changed: [4096, 17],
+      nonzero: [4096, 4096],
+    },
+  },
+};
+
+test("each setting selects its own precomputed run", () => {
+  const run = runFor(DATA, "relu", "he", 2);
+  assert.deepEqual(run.norms, [1e-15, 2.0]);
+  assert.equal(run.changed, 17);
+  assert.equal(runFor(DATA, "relu", "he", 1).changed, 4096);
+});
+
+test("ratios read as decimals when moderate", () => {
+  assert.equal(amount(1.7), "1.70");
+  assert.equal(amount(0.25), "0.25");
+  assert.equal(amount(5e-16), "5.00 × 10⁻¹⁶");
+  assert.equal(amount(2e4), "2.00 × 10⁴");
+});
+
+test("the log axis covers every positive value in whole decades", () => {
+  assert.deepEqual(decades([1e-15, 2.0]), [-15, 1]);
+  assert.deepEqual(decades([0.5]), [-1, 0]);
+  assert.deepEqual(decades([0, 0]), [-1, 1]);
+});
+
+test("the summary states the result in words", () => {
+  const text = describe(DATA, "relu", "he", 2);
+  assert.match(text, /^ReLU, He, 2 hidden layers/);
+  assert.match(text, /1\.00 × 10⁻¹⁵ at the first layer and 2\.00 × 10⁰/);
+  assert.match(text, /first layer's norm is 5\.00 × 10⁻¹⁶ times/);
+  assert.match(text, /change 17 of the 4,096 first-layer weights/);
+  assert.match(describe(DATA, "relu", "he", 1), /1 hidden layer:/);
+});
