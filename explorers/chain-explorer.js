@@ -1,7 +1,8 @@
 // Chain-rule explorer for z = x·y + y: the two paths from y to z, their
 // contributions to dz/dy, their sum, and a finite-difference check.
 
-import { fixed, readData, svgElement } from "./common.js";
+import { fixed, labelled, plotAndSummary, readData, slider, svgElement }
+  from "./common.js";
 
 export function z(x, y) {
   return x * y + y;
@@ -58,36 +59,17 @@ export function drawBars(svg, x, range) {
     y2: BOX.top + 3 * BOX.rowHeight, class: "axis" }));
 }
 
-function slider(doc, id, label, range, value) {
-  const wrap = doc.createElement("div");
-  wrap.className = "explorer-control";
-  const lab = doc.createElement("label");
-  lab.htmlFor = id;
-  lab.textContent = label;
-  const input = doc.createElement("input");
-  Object.assign(input, { type: "range", id, min: range.min, max: range.max,
-    step: range.step, value });
-  const shown = doc.createElement("output");
-  shown.htmlFor = id;
-  wrap.append(lab, input, shown);
-  return [wrap, input, shown];
-}
-
 export function mount(root) {
   const doc = root.ownerDocument;
   const data = readData(root);
   const id = root.id || "chain-explorer";
-  const [xWrap, xIn, xOut] = slider(doc, `${id}-x`, "x", data.range, data.x);
-  const [yWrap, yIn, yOut] = slider(doc, `${id}-y`, "y", data.range, data.y);
+  const [xIn, xOut] = slider(doc, `${id}-x`, data.range, data.x);
+  const [yIn, yOut] = slider(doc, `${id}-y`, data.range, data.y);
   const controls = doc.createElement("div");
   controls.className = "explorer-controls";
-  controls.append(xWrap, yWrap);
-  const svg = svgElement(doc, "svg", { role: "img", class: "explorer-plot",
-    "aria-labelledby": `${id}-summary` });
-  const summary = doc.createElement("p");
-  summary.id = `${id}-summary`;
-  summary.className = "explorer-summary";
-  summary.setAttribute("aria-live", "polite");
+  controls.append(labelled(doc, xIn, "x", xOut),
+    labelled(doc, yIn, "y", yOut));
+  const [svg, summary] = plotAndSummary(doc, id);
   const update = () => {
     const x = Number(xIn.value);
     const y = Number(yIn.value);

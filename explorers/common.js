@@ -48,3 +48,35 @@ export function readData(root) {
   const block = root.querySelector('script[type="application/json"]');
   return JSON.parse(block.textContent);
 }
+
+/** A control with its visible label (and any extra elements after it). */
+export function labelled(doc, control, text, ...extra) {
+  const wrap = doc.createElement("div");
+  wrap.className = "explorer-control";
+  const label = doc.createElement("label");
+  label.htmlFor = control.id;
+  label.textContent = text;
+  wrap.append(label, control, ...extra);
+  return wrap;
+}
+
+/** A range input with an <output> that shows its value. */
+export function slider(doc, id, range, value) {
+  const input = doc.createElement("input");
+  Object.assign(input, { type: "range", id, min: range.min, max: range.max,
+    step: range.step, value });
+  const shown = doc.createElement("output");
+  shown.htmlFor = id;
+  return [input, shown];
+}
+
+/** The plot, and the live sentence that states what it shows. */
+export function plotAndSummary(doc, id) {
+  const summary = doc.createElement("p");
+  summary.id = `${id}-summary`;
+  summary.className = "explorer-summary";
+  summary.setAttribute("aria-live", "polite");
+  const svg = svgElement(doc, "svg", { role: "img", class: "explorer-plot",
+    "aria-labelledby": summary.id });
+  return [svg, summary];
+}

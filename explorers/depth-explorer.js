@@ -3,8 +3,8 @@
 // the book's Python package when the page was built (float64, seed 6050),
 // with the same function that draws the chapter's static figure.
 
-import { count, fixed, power, readData, sci, svgElement }
-  from "./common.js";
+import { count, fixed, labelled, plotAndSummary, power, readData, sci,
+  slider, svgElement } from "./common.js";
 
 /** The precomputed result for one setting of the three controls. */
 export function runFor(data, activation, init, depth) {
@@ -97,19 +97,13 @@ export function drawPlot(svg, norms) {
   }
 }
 
-function select(doc, id, label, options, value) {
-  const wrap = doc.createElement("div");
-  wrap.className = "explorer-control";
-  const lab = doc.createElement("label");
-  lab.htmlFor = id;
-  lab.textContent = label;
+function select(doc, id, options, value) {
   const sel = doc.createElement("select");
   sel.id = id;
   for (const [key, text] of Object.entries(options)) {
     sel.append(new Option(text, key, false, key === value));
   }
-  wrap.append(lab, sel);
-  return [wrap, sel];
+  return sel;
 }
 
 /** Build the controls, the plot and the live summary inside root. */
@@ -117,33 +111,17 @@ export function mount(root) {
   const doc = root.ownerDocument;
   const data = readData(root);
   const id = root.id || "depth-explorer";
-  const [actWrap, act] = select(doc, `${id}-activation`, "Activation",
-    data.labels.activation, data.start.activation);
-  const [initWrap, init] = select(doc, `${id}-init`, "Initialisation",
-    data.labels.init, data.start.init);
-
-  const depthWrap = doc.createElement("div");
-  depthWrap.className = "explorer-control";
-  const depthLabel = doc.createElement("label");
-  depthLabel.htmlFor = `${id}-depth`;
-  depthLabel.textContent = "Depth (hidden layers)";
-  const depth = doc.createElement("input");
-  Object.assign(depth, { type: "range", id: `${id}-depth`, min: 1,
-    max: data.maxDepth, step: 1, value: data.start.depth });
-  const shown = doc.createElement("output");
-  shown.htmlFor = depth.id;
-  depthWrap.append(depthLabel, depth, shown);
-
+  const act = select(doc, `${id}-activation`, data.labels.activation,
+    data.start.activation);
+  const init = select(doc, `${id}-init`, data.labels.init, data.start.init);
+  const [depth, shown] = slider(doc, `${id}-depth`,
+    { min: 1, max: data.maxDepth, step: 1 }, data.start.depth);
   const controls = doc.createElement("div");
   controls.className = "explorer-controls";
-  controls.append(actWrap, initWrap, depthWrap);
-
-  const svg = svgElement(doc, "svg", { role: "img", class: "explorer-plot",
-    "aria-labelledby": `${id}-summary` });
-  const summary = doc.createElement("p");
-  summary.id = `${id}-summary`;
-  summary.className = "explorer-summary";
-  summary.setAttribute("aria-live", "polite");
+  controls.append(labelled(doc, act, "Activation"),
+    labelled(doc, init, "Initialisation"),
+    labelled(doc, depth, "Depth (hidden layers)", shown));
+  const [svg, summary] = plotAndSummary(doc, id);
 
   const update = () => {
     const d = Number(depth.value);
