@@ -121,3 +121,26 @@ def test_no_chapter_numbers_typed_into_prose(path):
     # numbers of chapters and sections come from cross-references only
     text = path.read_text()
     assert not re.search(r"\b(Chapter|Section|Figure|Equation) \d", text)
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_cell_labels_use_only_figure_and_table_prefixes(path):
+    # Quarto reads a label's prefix as a cross-reference type: a code
+    # cell labelled exr-... or eq-... would be taken for one.
+    reserved = ("eq", "sec", "exr", "thm", "lem", "cor", "prp", "cnj",
+                "def", "exm", "lst", "sol", "rem")
+    for cell in book.read_qmd(path)[1]:
+        label = str(cell.options.get("label", ""))
+        assert label.split("-")[0] not in reserved, label
+
+
+def test_notebook_numbering_follows_the_book():
+    numbers = book.book_numbers()
+    # the preface is unnumbered, so the main chapter is 1, the companion 2
+    assert numbers["sec-backprop"] == "1"
+    assert numbers["sec-by-hand"] == "2"
+    assert numbers["sec-chain"] == "1.1"
+    assert numbers["eq-chain"] == "1.1" and numbers["fig-graph"] == "1.1"
+    assert numbers["exr-derive"] == "1.1"
+    referable = {x for x in all_labels() if CROSSREF.match("@" + x)}
+    assert set(numbers) == referable  # every cross-reference target

@@ -210,32 +210,48 @@ def execute(path, timeout=300):
 
 # ---- notebooks -----------------------------------------------------------
 
-def _numbering(path, cells):
-    """Map each figure, equation and section label to its book number."""
-    number = chapters().index(Path(path).resolve()) + 1
-    if chapters()[0].name == "index.qmd":
-        number -= 1  # the unnumbered preface does not count
-    names, counters = {}, {"fig": 0, "eq": 0, "tbl": 0, "exr": 0}
-    section = [0, 0]
+HEADING = re.compile(r"^(#{1,3}) .*?(\{#(sec-[\w-]+)\})?\s*$")
+
+
+def _chapter_numbers(number, cells):
+    """Labels of one chapter: sections, figures, tables, equations..."""
+    names, counters = {}, dict.fromkeys(["fig", "tbl", "eq", "exr"], 0)
+    labels, section, depth = [], [0, 0], 0
     for cell in cells:
         if cell.kind == "code":
-            label = str(cell.options.get("label", ""))
-            kind = label.split("-")[0]
-            if kind in counters:
-                counters[kind] += 1
-                names[label] = f"{number}.{counters[kind]}"
+            labels.append(str(cell.options.get("label", "")))
             continue
         for line in cell.source.split("\n"):
-            heading = re.match(r"^(##+) .*\{#(sec-[\w-]+)", line)
-            if heading and len(heading.group(1)) <= 3:
-                depth = len(heading.group(1)) - 2
-                section[depth] += 1
-                section[depth + 1:] = [0] * (1 - depth)
-                parts = [number] + section[:depth + 1]
-                names[heading.group(2)] = ".".join(map(str, parts))
-            for label, kind in re.findall(r"\{#((eq|exr)-[\w-]+)", line):
-                counters[kind] += 1
-                names[label] = f"{number}.{counters[kind]}"
+            depth += bool(DIV_OPEN.match(line)) - bool(DIV_CLOSE.match(line))
+            heading = HEADING.match(line)
+            if heading and depth == 0:  # headings in divs are titles
+                level = len(heading.group(1)) - 1
+                if level:
+                    section[level - 1] += 1
+                    section[level:] = [0] * (2 - level)
+                if heading.group(3):
+                    parts = [number] + section[:level]
+                    names[heading.group(3)] = ".".join(map(str, parts))
+            labels += re.findall(r"\{#((?:eq|exr)-[\w-]+)", line)
+    for label in labels:
+        kind = label.split("-")[0]
+        if kind in counters:
+            counters[kind] += 1
+            names[label] = f"{number}.{counters[kind]}"
+    return names
+
+
+def book_numbers():
+    """Every cross-reference label of the book with its number, as the
+    PDF numbers them (chapters in order, unnumbered ones skipped)."""
+    names, number = {}, 0
+    for path in chapters():
+        _, cells = read_qmd(path)
+        prose = "\n".join(c.source for c in cells if c.kind == "markdown")
+        first = re.search(r"^# (.*)$", prose, re.MULTILINE)
+        if first and ".unnumbered" not in first.group(1):
+            number += 1
+            names.update(_chapter_numbers(number, cells))
     return names
 
 
@@ -252,8 +268,11 @@ def _plain_markdown(text, values, numbers):
 
     def ref(match):
         label = match.group(1)
+        number = numbers.get(label, "?")
         word = _WORDS[label.split("-")[0]]
-        return f"{word} {numbers.get(label, '?')}"
+        if word == "Section" and "." not in number:
+            word = "Chapter"  # a chapter's own label, as Quarto writes it
+        return f"{word} {number}"
 
     text = re.sub(r"@((?:fig|eq|sec|tbl|exr)-[\w-]*\w)", ref, text)
     return re.sub(r"\[@([\w-]+)\]", r"(\1)", text)  # citations, by key
@@ -294,7 +313,7 @@ def _without_html_only(cells):
 
 def to_notebook(path, cells):
     """Executed chapter cells as a notebook a reader can run on its own."""
-    numbers = _numbering(path, cells)
+    numbers = book_numbers()
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
                                  "display_name": "Python 3"}
