@@ -16,6 +16,9 @@ class Prose(str):
     def __repr__(self):
         return str(self)
 
+    def _repr_markdown_(self):  # the same text if markdown is preferred
+        return str(self)
+
 
 def fixed(x, digits=2):
     """x with a fixed number of decimals: fixed(0.25) == '0.25'."""
