@@ -34,7 +34,7 @@ def test_figures_carry_no_timestamps():
 @pytest.mark.parametrize("name", ["backprop", "by-hand"])
 def test_generated_notebook_runs_top_to_bottom(name, run_chapter, tmp_path):
     run = run_chapter(name)
-    nb = book.to_notebook(run.path, run.cells)
+    nb = book.to_notebook(run.cells)
     text = json.dumps(nb)
     for leftover in ("{python}", "{{<", ":::", "#| label", "@fig-",
                      "@eq-", "@sec-"):

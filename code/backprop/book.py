@@ -29,6 +29,9 @@ INLINE = re.compile(r"(?:^|[^`])`\{python\}[ \t]([^`]+)`", re.MULTILINE)
 INCLUDE = re.compile(r"^\{\{<\s*include\s+(\S+)\s*>\}\}\s*$")
 OPTION = re.compile(r"^#\|\s?(.*)$")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colour codes in tracebacks
+DIV_OPEN = re.compile(r"^:{3,}\s*\{(.*)\}\s*$")  # ::: {.callout-tip}
+DIV_CLOSE = re.compile(r"^:{3,}\s*$")
+HEADING = re.compile(r"^(#{1,3}) .*?(\{#(sec-[\w-]+)\})?\s*$")
 
 
 class ChapterError(RuntimeError):
@@ -210,9 +213,6 @@ def execute(path, timeout=300):
 
 # ---- notebooks -----------------------------------------------------------
 
-HEADING = re.compile(r"^(#{1,3}) .*?(\{#(sec-[\w-]+)\})?\s*$")
-
-
 def _chapter_numbers(number, cells):
     """Labels of one chapter: sections, figures, tables, equations..."""
     names, counters = {}, dict.fromkeys(["fig", "tbl", "eq", "exr"], 0)
@@ -278,10 +278,6 @@ def _plain_markdown(text, values, numbers):
     return re.sub(r"\[@([\w-]+)\]", r"(\1)", text)  # citations, by key
 
 
-DIV_OPEN = re.compile(r"^:{3,}\s*\{(.*)\}\s*$")
-DIV_CLOSE = re.compile(r"^:{3,}\s*$")
-
-
 def _html_only(attributes):
     return ("content-visible" in attributes
             and 'when-format="html"' in attributes)
@@ -311,7 +307,7 @@ def _without_html_only(cells):
     return kept
 
 
-def to_notebook(path, cells):
+def to_notebook(cells):
     """Executed chapter cells as a notebook a reader can run on its own."""
     numbers = book_numbers()
     nb = nbformat.v4.new_notebook()
@@ -338,7 +334,7 @@ def export_notebooks(outdir):
     outdir.mkdir(parents=True, exist_ok=True)
     for path in chapters():
         if path.parent.name == "chapters":
-            nb = to_notebook(path, execute(path))
+            nb = to_notebook(execute(path))
             nbformat.write(nb, outdir / f"{path.stem}.ipynb")
 
 
