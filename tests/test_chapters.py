@@ -37,7 +37,7 @@ def printed(run, label):
 def test_chapter_executes_quickly_with_every_inline_value(path, run_chapter):
     start = time.perf_counter()
     run = run_chapter(path.stem)
-    assert time.perf_counter() - start < 30  # issue target: 15 s on 2 cores
+    assert time.perf_counter() - start < 20  # target 15 s; margin for load
     values = [v for c in run.cells for _, v in c.inline]
     assert values and all(v.strip() for v in values)
     assert not any("Error" in v or "Traceback" in v for v in values)
