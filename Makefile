@@ -20,8 +20,10 @@ setup: $(VENV)/.installed
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt || \
+	  { echo "error: pip could not install requirements.txt: check that Python is 3.11 and PyPI is reachable, then run make setup again" >&2; exit 1; }
+	@$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e . || \
+	  { echo "error: the book's package (code/backprop) did not install: see pip's message above" >&2; exit 1; }
 	@touch $@
 
 test: setup
