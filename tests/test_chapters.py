@@ -6,6 +6,7 @@ compare what a reader sees with references computed here independently.
 """
 
 import math
+import re
 import time
 
 import numpy as np
@@ -198,3 +199,32 @@ def test_depth_explorer_shows_the_static_figures_numbers(run_chapter):
         changed = run.value(f'explorer_data["runs"]["{name}|he"]["changed"]'
                             "[29]")
         assert changed == run.value(f'diagnostics["{name}"]["first_changed"]')
+
+
+def alt_text(path, label):
+    cell = next(c for c in book.read_qmd(path)[1]
+                if c.options.get("label") == label)
+    return cell.options["fig-alt"]
+
+
+def powers_of_ten(text):
+    """'about 10 to the minus 15' -> [-15], in order of appearance."""
+    found = re.findall(r"10 to the (minus )?(\d+)", text)
+    return [-int(n) if minus else int(n) for minus, n in found]
+
+
+def test_alt_texts_describe_the_computed_figures(run_chapter):
+    # fig-alt cannot hold inline code, so its numbers are checked here
+    run = run_chapter("backprop")
+    path = book.ROOT / "chapters" / "backprop.qmd"
+    sig_first = run.value('diagnostics["sigmoid"]["norms"][0]')
+    assert powers_of_ten(alt_text(path, "fig-depth")) == [round(
+        math.log10(sig_first))]
+    relu = run.value('diagnostics["relu"]["norms"]')
+    assert max(abs(math.log10(v)) for v in relu) < 1  # "within one order"
+    small, large = run.value("curves[small][-1]"), run.value(
+        "curves[large][-1]")
+    assert powers_of_ten(alt_text(path, "fig-energy")) == [
+        round(math.log10(small)), round(math.log10(large))]
+    blame = run.value("blame_mag")  # smallest in the first hidden layer
+    assert blame[0] < blame[1] < blame[2]
