@@ -48,8 +48,10 @@ export function describe(data, activation, init, depth) {
         "the last layer's)";
     }
   }
-  text += `. One float32 step with learning rate ${data.lr} would change ` +
-    `${count(run.changed)} of the ${count(run.size)} first-layer weights.`;
+  text += `. In float32, ${count(run.nonzero)} of the ${count(run.size)} ` +
+    "first-layer gradient entries are nonzero, and one step with " +
+    `learning rate ${data.lr} would change ${count(run.changed)} of the ` +
+    "weights.";
   return text;
 }
 

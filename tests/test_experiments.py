@@ -34,13 +34,19 @@ def test_sigmoid_norms_vanish_towards_the_input(diagnostics):
     assert max(relu) / min(relu) < 10
 
 
-def test_float32_audit_counts_by_a_direct_check():
-    # Independent of gradient_diagnostic: a step far below the float32
-    # spacing of the weight cannot change it, one above it does.
-    w = torch.tensor([0.5, 0.5], dtype=torch.float32)
-    g = torch.tensor([1e-12, 1e-2], dtype=torch.float32)
-    changed = (w - 0.1 * g != w).tolist()
-    assert changed == [False, True]
+def test_audit_counts_against_float32_spacing():
+    # Weights of 0.5: float32 numbers there are 2**-24 apart, so a step
+    # of 0.1 * g moves the stored weight only if 0.1 * g exceeds half of
+    # that spacing (derived by hand: g > 2**-25 / 0.1, about 3e-7).
+    w = torch.full((2, 3), 0.5, dtype=torch.float64)
+    g = torch.tensor([[1e-12, 1e-9, 1e-8], [1e-6, 1e-3, 0.0]],
+                     dtype=torch.float64)
+    result = depth.audit([w], [g], lr=0.1)
+    assert result["first_size"] == 6
+    assert result["first_nonzero"] == 5
+    assert result["first_changed"] == 2  # only 1e-6 and 1e-3
+    assert result["first_max"] == 1e-3
+    assert result["norms"] == [pytest.approx(math.hypot(1e-3, 1e-6))]
 
 
 def test_he_init_std_is_sqrt_two_over_fan_in():

@@ -126,7 +126,10 @@ def test_depth_explorer_announces_the_precomputed_result(page, page_dir):
     assert text.startswith("tanh, He, 7 hidden layers: gradient norm "
                            f"{sci(norms[0])} at the first layer and "
                            f"{sci(norms[-1])} at the last")
-    assert f"change {count(changed)} of the 4,096" in text
+    nonzero = run["nonzero"][6]
+    assert (f"{count(nonzero)} of the 4,096 first-layer gradient entries "
+            f"are nonzero" in text)
+    assert f"would change {count(changed)} of the weights" in text
     assert page.page.locator("#depth-explorer output").inner_text() == "7"
     points = page.page.locator("#depth-explorer polyline").get_attribute(
         "points")

@@ -76,6 +76,7 @@ test("the summary states the result in words", () => {
   assert.match(text, /^ReLU, He, 2 hidden layers/);
   assert.match(text, /1\.00 × 10⁻¹⁵ at the first layer and 2\.00 × 10⁰/);
   assert.match(text, /first layer's norm is 5\.00 × 10⁻¹⁶ times/);
-  assert.match(text, /change 17 of the 4,096 first-layer weights/);
+  assert.match(text, /4,096 of the 4,096 first-layer gradient entries/);
+  assert.match(text, /would change 17 of the weights/);
   assert.match(describe(DATA, "relu", "he", 1), /1 hidden layer:/);
 });
