@@ -1,7 +1,8 @@
 // Chain-rule explorer for z = x·y + y: the two paths from y to z, their
 // contributions to dz/dy, their sum, and a finite-difference check.
 
-import { fixed, labelled, plotAndSummary, readData, slider, svgElement }
+import { fixed, labelled, plotAndSummary, plotWidth, readData,
+  redrawOnResize, slider, svgElement }
   from "./common.js";
 
 export function z(x, y) {
@@ -28,12 +29,12 @@ export function describe(x, y) {
     `${fixed(finiteDifference(x, y), 4)}.`;
 }
 
-const BOX = { width: 640, height: 170, left: 170, right: 60, top: 8,
-  rowHeight: 52 };
+const MARGIN = { left: 130, right: 60, top: 8, rowHeight: 52 };
 
 /** Horizontal bars for the two contributions and their sum. */
-export function drawBars(svg, x, range) {
+export function drawBars(svg, x, range, width = 640) {
   const doc = svg.ownerDocument;
+  const BOX = { ...MARGIN, width, height: 170 };
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${BOX.width} ${BOX.height}`);
   const c = contributions(x);
@@ -75,7 +76,7 @@ export function mount(root) {
     const y = Number(yIn.value);
     xOut.value = fixed(x, 1);
     yOut.value = fixed(y, 1);
-    drawBars(svg, x, data.range);
+    drawBars(svg, x, data.range, plotWidth(svg));
     summary.textContent = describe(x, y);
   };
   xIn.addEventListener("input", update);
@@ -83,6 +84,7 @@ export function mount(root) {
   root.replaceChildren(controls, svg, summary);
   root.dataset.ready = "true";
   update();
+  redrawOnResize(root, update);
 }
 
 if (typeof document !== "undefined") {

@@ -80,3 +80,25 @@ export function plotAndSummary(doc, id) {
     "aria-labelledby": summary.id });
   return [svg, summary];
 }
+
+/** The plot's width in CSS pixels, so that its text keeps its real size
+ * on a phone: the drawing is made at the width it is shown at. */
+export function plotWidth(svg, widest = 640, narrowest = 300) {
+  const shown = svg.getBoundingClientRect ? svg.getBoundingClientRect().width
+    : 0;
+  if (!shown) return widest; // not laid out (e.g. under node --test)
+  return Math.round(Math.min(widest, Math.max(narrowest, shown)));
+}
+
+/** Run update again whenever root changes width (a phone turned round). */
+export function redrawOnResize(root, update) {
+  if (typeof ResizeObserver === "undefined") return;
+  let width = 0;
+  new ResizeObserver((entries) => {
+    const now = Math.round(entries[0].contentRect.width);
+    if (now !== width) {
+      width = now;
+      update();
+    }
+  }).observe(root);
+}

@@ -3,8 +3,8 @@
 // the book's Python package when the page was built (float64, seed 6050),
 // with the same function that draws the chapter's static figure.
 
-import { count, fixed, labelled, plotAndSummary, power, readData, sci,
-  slider, svgElement } from "./common.js";
+import { count, fixed, labelled, plotAndSummary, plotWidth, power, readData,
+  redrawOnResize, sci, slider, svgElement } from "./common.js";
 
 /** The precomputed result for one setting of the three controls. */
 export function runFor(data, activation, init, depth) {
@@ -55,12 +55,12 @@ export function describe(data, activation, init, depth) {
   return text;
 }
 
-const BOX = { width: 640, height: 300, left: 76, right: 16, top: 16,
-  bottom: 44 };
+const MARGIN = { left: 76, right: 16, top: 16, bottom: 44 };
 
-/** Draw the log-scale plot of one run into an empty <svg>. */
-export function drawPlot(svg, norms) {
+/** Draw the log-scale plot of one run into an empty <svg>, width wide. */
+export function drawPlot(svg, norms, width = 640) {
   const doc = svg.ownerDocument;
+  const BOX = { ...MARGIN, width, height: 300 };
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${BOX.width} ${BOX.height}`);
   const [lo, hi] = decades(norms);
@@ -128,7 +128,8 @@ export function mount(root) {
   const update = () => {
     const d = Number(depth.value);
     shown.value = String(d);
-    drawPlot(svg, runFor(data, act.value, init.value, d).norms);
+    drawPlot(svg, runFor(data, act.value, init.value, d).norms,
+      plotWidth(svg));
     summary.textContent = describe(data, act.value, init.value, d);
   };
   for (const control of [act, init, depth]) {
@@ -137,6 +138,7 @@ export function mount(root) {
   root.replaceChildren(controls, svg, summary);
   root.dataset.ready = "true";
   update();
+  redrawOnResize(root, update);
 }
 
 if (typeof document !== "undefined") {

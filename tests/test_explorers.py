@@ -86,7 +86,7 @@ def page(page_dir):
 
 
 def summary(page, kind):
-    return page.page.locator(f"#{kind}-explorer-summary").inner_text()
+    return page.page.locator(f"#{kind}-explorer-app-summary").inner_text()
 
 
 def test_page_is_self_contained_and_error_free(page):
@@ -100,9 +100,9 @@ def test_keyboard_reaches_every_control_in_order(page):
     for _ in range(5):
         page.page.keyboard.press("Tab")
         order.append(page.page.evaluate("document.activeElement.id"))
-    assert order == ["depth-explorer-activation", "depth-explorer-init",
-                     "depth-explorer-depth", "chain-explorer-x",
-                     "chain-explorer-y"]
+    assert order == ["depth-explorer-app-activation",
+                     "depth-explorer-app-init", "depth-explorer-app-depth",
+                     "chain-explorer-app-x", "chain-explorer-app-y"]
 
 
 def test_every_control_has_a_label(page):
@@ -113,11 +113,11 @@ def test_every_control_has_a_label(page):
 
 def test_depth_explorer_announces_the_precomputed_result(page, page_dir):
     data = json.loads((page_dir / "data.json").read_text())
-    activation = page.page.locator("#depth-explorer-activation")
+    activation = page.page.locator("#depth-explorer-app-activation")
     activation.focus()
     page.page.keyboard.press("ArrowDown")  # sigmoid -> tanh
     assert activation.input_value() == "tanh"
-    depth = page.page.locator("#depth-explorer-depth")
+    depth = page.page.locator("#depth-explorer-app-depth")
     depth.focus()
     page.page.keyboard.press("ArrowLeft")  # 8 -> 7 layers
     run = data["runs"]["tanh|he"]
@@ -130,30 +130,30 @@ def test_depth_explorer_announces_the_precomputed_result(page, page_dir):
     assert (f"{count(nonzero)} of the 4,096 first-layer gradient entries "
             f"are nonzero" in text)
     assert f"would change {count(changed)} of the weights" in text
-    assert page.page.locator("#depth-explorer output").inner_text() == "7"
-    points = page.page.locator("#depth-explorer polyline").get_attribute(
+    assert page.page.locator("#depth-explorer-app output").inner_text() == "7"
+    points = page.page.locator("#depth-explorer-app polyline").get_attribute(
         "points")
     assert len(points.split()) == 7  # one point per layer
 
 
 def test_chain_explorer_follows_the_sliders(page):
-    x = page.page.locator("#chain-explorer-x")
+    x = page.page.locator("#chain-explorer-app-x")
     x.focus()
     page.page.keyboard.press("ArrowRight")  # x: 2.0 -> 2.1
     text = summary(page, "chain")
     assert "contributes x = 2.10" in text
     assert "dz/dy = 3.10" in text  # x + 1, by hand
     assert "finite difference gives 3.1000" in text
-    assert page.page.locator("#chain-explorer rect").count() == 3
+    assert page.page.locator("#chain-explorer-app rect").count() == 3
 
 
 def test_plots_are_described_by_their_summaries(page):
     for kind in ("depth", "chain"):
-        svg = page.page.locator(f"#{kind}-explorer svg")
+        svg = page.page.locator(f"#{kind}-explorer-app svg")
         assert svg.get_attribute("role") == "img"
         labelled_by = svg.get_attribute("aria-labelledby")
-        assert labelled_by == f"{kind}-explorer-summary"
-        live = page.page.locator(f"#{kind}-explorer-summary")
+        assert labelled_by == f"{kind}-explorer-app-summary"
+        live = page.page.locator(f"#{kind}-explorer-app-summary")
         assert live.get_attribute("aria-live") == "polite"
 
 

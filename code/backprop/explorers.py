@@ -48,7 +48,7 @@ def raw_html(kind, data, module_src):
     payload = json.dumps(data, separators=(",", ":"))
     titles = {"depth": "Depth explorer", "chain": "Chain-rule explorer"}
     return "\n".join([
-        f'<section class="explorer" id="{kind}-explorer" '
+        f'<section class="explorer" id="{kind}-explorer-app" '
         f'data-explorer="{kind}" aria-label="{titles[kind]}">',
         f'<script type="application/json">{payload}</script>',
         "<p>This interactive explorer needs JavaScript. The figure and "

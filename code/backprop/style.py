@@ -42,6 +42,7 @@ RC = {
     "savefig.bbox": "tight",
     "svg.hashsalt": "backprop-book",  # stable ids: reproducible SVG files
     "svg.fonttype": "path",
+    "pdf.compression": 0,  # plain text: tests compare figures number by number
 }
 
 
