@@ -1,6 +1,6 @@
 """The formatting helpers used by inline expressions in the prose."""
 
-from backprop.prose import count, fixed, sci
+from backprop.prose import count, fixed, joined, sci
 
 
 def test_sci():
@@ -20,3 +20,8 @@ def test_fixed_and_count():
 def test_repr_has_no_quotes():
     # inline `{python}` shows the repr; the reader must not see quotes
     assert repr(count(4096)) == "4,096"
+
+
+def test_joined_reads_without_quotes():
+    assert repr(joined([8, 16], " or ")) == "8 or 16"
+    assert joined([fixed(6, 0), fixed(24, 0)], " + ") == "6 + 24"

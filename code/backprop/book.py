@@ -344,7 +344,7 @@ def chapter_figures():
     """(name, Figure) for every figure of the main chapter, in order."""
     import torch
 
-    from backprop import blame, depth, energy, figures, style
+    from backprop import blame, cost, depth, energy, figures, style
 
     style.apply()
     weights, biases, x = blame.example_network()
@@ -363,6 +363,13 @@ def chapter_figures():
     yield "signal-energy", figures.signal_energy(curves)
     xs = [k / 10 for k in range(-30, 31)]
     yield "chain-paths", figures.chain_paths(xs, y=3.0)
+    nets = [cost.mlp([16, w, w, 1]) for w in [2, 4, 8, 16, 32, 64, 128]]
+    x_sweep = torch.randn(32, 16)
+    yield "gradient-cost", figures.gradient_cost(
+        [cost.n_params(n) for n in nets],
+        [cost.gradient_flops(n, x_sweep) for n in nets])
+    yield "saved-memory", figures.saved_memory(
+        cost.checkpoint_sweep([2, 4, 8, 16, 32, 64]))
 
 
 def export_figures(outdir):

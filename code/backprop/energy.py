@@ -1,8 +1,8 @@
 """The signal's energy through a deep ReLU stack, for several weight scales.
 
-Each layer multiplies Var(activation) by about n_in * Var(w) / 2 (ReLU
-zeroes half of its input), so a scale that misses 2 / n_in compounds
-exponentially with depth.
+Each ReLU layer multiplies the variance of the signal by about
+n_in * Var(w) / 2 (ReLU halves the second moment E[x^2] of a symmetric
+input), so a scale that misses 2 / n_in compounds exponentially with depth.
 """
 
 import torch

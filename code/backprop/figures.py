@@ -166,3 +166,33 @@ def chain_paths(xs, y, h=1e-4):
     ax.set_ylabel(r"contribution to $\partial z/\partial y$")
     ax.legend(loc="upper left", fontsize=8)
     return fig
+
+
+def gradient_cost(sizes, costs):
+    """FLOPs of the whole gradient against the parameter count, log-log."""
+    fig, ax = plt.subplots(figsize=(style.WIDTH, 3.0))
+    methods = ["finite differences", "forward mode", "reverse mode"]
+    for look, method in zip(style.SERIES, methods):
+        ax.loglog(sizes, [c[method] for c in costs], label=method, **look)
+    ax.loglog(sizes, [c["forward pass"] for c in costs], color=style.GREY,
+              linestyle="-", lw=1, label="one forward pass")
+    ax.set_xlabel("parameters $P$")
+    ax.set_ylabel("FLOPs for the whole gradient")
+    ax.legend(loc="upper left")
+    return fig
+
+
+def saved_memory(rows):
+    """Bytes kept for the backward pass against depth, two strategies."""
+    fig, ax = plt.subplots(figsize=(style.WIDTH, 2.8))
+    depths = [row["depth"] for row in rows]
+    for look, key, label in [
+            (style.SERIES[0], "plain", "keep every activation"),
+            (style.SERIES[1], "checkpointed",
+             r"checkpoint $\approx\sqrt{\mathrm{depth}}$ segments")]:
+        ax.plot(depths, [row[f"{key} bytes"] / 1024 for row in rows],
+                label=label, **look)
+    ax.set_xlabel("hidden layers")
+    ax.set_ylabel("saved for backward (KiB)")
+    ax.legend(loc="upper left")
+    return fig

@@ -20,6 +20,11 @@ class Prose(str):
         return str(self)
 
 
+def joined(items, separator):
+    """Items as text with a separator: joined([8, 16], " or ") == '8 or 16'."""
+    return Prose(separator.join(str(item) for item in items))
+
+
 def fixed(x, digits=2):
     """x with a fixed number of decimals: fixed(0.25) == '0.25'."""
     return Prose(f"{float(x):.{digits}f}".replace("-", "−"))
