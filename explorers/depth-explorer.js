@@ -80,11 +80,11 @@ export function drawPlot(svg, norms, width = 640) {
   const xStep = Math.max(1, Math.ceil(norms.length / 10));
   for (let i = 0; i < norms.length; i += xStep) {
     svg.append(svgElement(doc, "text", { x: xAt(i), y: BOX.height - 26,
-      "text-anchor": "middle", class: "tick" }, String(i)));
+      "text-anchor": "middle", class: "tick" }, String(i + 1)));
   }
   svg.append(svgElement(doc, "text", { x: BOX.left + plotW / 2,
     y: BOX.height - 6, "text-anchor": "middle", class: "label" },
-  "layer (0 = closest to the input)"));
+  "layer (1 = closest to the input)"));
   const middle = BOX.top + plotH / 2;
   svg.append(svgElement(doc, "text", { x: 14, y: middle,
     transform: `rotate(-90 14 ${middle})`, "text-anchor": "middle",

@@ -295,3 +295,50 @@ def test_cost_alt_texts_describe_the_computed_figures(run_chapter):
     plain_kib = run.value('deepest["plain bytes"]') / 1024
     assert f"about {round(plain_kib, -2):,.0f} KiB" in memory
     assert run.value('deepest["checkpointed bytes"]') / 1024 < 800
+
+
+def test_numbers_on_the_graph_match_autograd(run_chapter):
+    import torch
+
+    run = run_chapter("backprop")
+    w = torch.tensor(0.7, requires_grad=True)
+    b = torch.tensor(-0.5, requires_grad=True)
+    ((torch.sigmoid(w * 2.0 + b) - 0.3) ** 2).backward()
+    assert run.value("d_w") == pytest.approx(w.grad.item(), rel=1e-6)
+    assert run.value("d_b") == pytest.approx(b.grad.item(), rel=1e-6)
+    assert inline(run, "fixed(d_w, 6)") == "0.337801"
+    alt = alt_text(book.ROOT / "chapters" / "backprop.qmd", "fig-numeric")
+    assert f"carries 0.7 above and {run.value('d_w'):.4g} below" in alt
+
+
+def test_jacobian_and_softmax_checks_hold(run_chapter):
+    run = run_chapter("backprop")
+    gaps = [float(line.rsplit(" ", 1)[1])
+            for line in printed(run, "vjp").splitlines()[1:]]
+    assert len(gaps) == 2 and max(gaps) < 1e-6
+    assert run.value("softmax_gap") < 1e-6
+
+
+def test_first_layer_drop_comes_from_the_zero_mean_input(run_chapter):
+    text = printed(run_chapter("backprop"), "first-layer-input")
+    raw, positive = (float(line.rsplit("= ", 1)[1])
+                     for line in text.splitlines())
+    assert raw > 10 and positive < 4  # the jump goes with the sign mix
+
+
+def test_new_exercise_solutions_hold(run_chapter):
+    import torch
+
+    run = run_chapter("backprop")
+    w = torch.tensor(-1.5, requires_grad=True)
+    ((torch.sigmoid(w * 0.5 + 0.25) - 1.0) ** 2).backward()
+    assert run.value("d_z_ex * 0.5") == pytest.approx(w.grad.item())
+    errors = run.value("check_errors")
+    assert min(errors.values()) < 1e-7  # our gradient passes the check
+    assert errors["1e-10"] > errors["0.0001"]  # rounding at tiny h
+    gaps = run.value("bug_gaps")
+    assert gaps[0] > 1e-3 and gaps[1] > 1e-3 and gaps[2] < 1e-6
+    assert run.value("max(ops_gaps)") < 1e-12
+    predictions = run.value("final_predictions")
+    assert [p > 0.5 for p in predictions] == [False, True, True, False]
+    assert run.value("solved_at") <= 400

@@ -141,7 +141,7 @@ def test_notebook_numbering_follows_the_book():
     assert numbers["sec-by-hand"] == "2"
     assert numbers["sec-chain"] == "1.1"
     assert numbers["eq-chain"] == "1.1" and numbers["fig-graph"] == "1.1"
-    assert numbers["exr-derive"] == "1.1"
+    assert numbers["exr-by-hand"] == "1.1"
     referable = {x for x in all_labels() if CROSSREF.match("@" + x)}
     assert set(numbers) == referable  # every cross-reference target
 

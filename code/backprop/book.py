@@ -15,6 +15,7 @@ import json
 import re
 import sys
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -259,10 +260,16 @@ _WORDS = {"fig": "Figure", "eq": "Equation", "sec": "Section",
           "tbl": "Table", "exr": "Exercise"}
 
 
+EXERCISE = re.compile(r"^:::+\s*\{#(exr-[\w-]+)\}\s*\n## (.*)$", re.MULTILINE)
+
+
 def _plain_markdown(text, values, numbers):
     """Quarto markdown to notebook markdown: values in, markup out."""
     for expr, value in values:
         text = text.replace(f"`{{python}} {expr}`", value, 1)
+    text = EXERCISE.sub(  # "### Exercise 1.3 (Code, medium)", as numbered
+        lambda m: f"### Exercise {numbers.get(m.group(1), '?')} "
+                  f"({m.group(2)})", text)
     text = re.sub(r"^:::+.*$\n?", "", text, flags=re.MULTILINE)
     text = re.sub(r"\s*\{[#.][^}]*\}", "", text)  # {#sec-x}, {.unnumbered}
 
@@ -278,14 +285,20 @@ def _plain_markdown(text, values, numbers):
     return re.sub(r"\[@([\w-]+)\]", r"(\1)", text)  # citations, by key
 
 
-def _html_only(attributes):
-    return ("content-visible" in attributes
-            and 'when-format="html"' in attributes)
+def _left_out(attributes):
+    """What a student notebook leaves out: what only the HTML page shows
+    (the explorers, which a notebook cannot run) and exercise solutions,
+    which only the instructor edition prints."""
+    html_only = ("content-visible" in attributes
+                 and 'when-format="html"' in attributes)
+    solution = ("content-hidden" in attributes
+                and 'unless-profile="instructor"' in attributes)
+    return html_only or solution
 
 
-def _without_html_only(cells):
-    """Drop what only the HTML page shows (the explorers): a notebook
-    cannot run it. Divs may open in one prose cell and close in another.
+def _without_left_out(cells):
+    """Drop the divs that _left_out names, with any code cells in them.
+    Divs may open in one prose cell and close in another.
     """
     kept, stack = [], []
     for cell in cells:
@@ -297,14 +310,23 @@ def _without_html_only(cells):
         for line in cell.source.split("\n"):
             opened, closed = DIV_OPEN.match(line), DIV_CLOSE.match(line)
             if opened:
-                stack.append(_html_only(opened.group(1)))
-            elif closed and stack:
+                stack.append(_left_out(opened.group(1)))
+            if not any(stack):  # div lines too: _plain_markdown reads
+                lines.append(line)  # the exercise titles from them
+            if closed and stack:
                 stack.pop()
-            elif not any(stack):
-                lines.append(line)
         kept.append(Cell(cell.kind, "\n".join(lines), cell.line,
                          cell.options, cell.inline))
     return kept
+
+
+NOTEBOOK_INTRO = (
+    "*Generated from the book's source. This notebook comes in a zip file "
+    "together with the small package `backprop` that it imports. Unzip it, "
+    "install the pinned packages with `pip install -r requirements.txt` "
+    "(Python 3.11), start Jupyter in the unzipped folder, and run the "
+    "cells top to bottom. The exercises are here; their worked solutions "
+    "are in the book's instructor edition.*")
 
 
 def to_notebook(cells):
@@ -313,14 +335,16 @@ def to_notebook(cells):
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
                                  "display_name": "Python 3"}
-    nb.cells.append(nbformat.v4.new_markdown_cell(
-        "*Generated from the book's source. Set up the environment with "
-        "`make setup` (see the README), then run the cells top to "
-        "bottom.*"))
-    for cell in _without_html_only(cells):
+    nb.cells.append(nbformat.v4.new_markdown_cell(NOTEBOOK_INTRO))
+    for cell in _without_left_out(cells):
         if cell.kind == "markdown":
             text = _plain_markdown(cell.source, cell.inline, numbers)
             if text.strip():
+                nb.cells.append(nbformat.v4.new_markdown_cell(text.strip()))
+        elif str(cell.options.get("label", "")).startswith("quiz-"):
+            text = "".join(o.get("text", "") for o in cell.outputs
+                           if o.get("output_type") == "stream")
+            if text.strip():  # the questions, printed as markdown
                 nb.cells.append(nbformat.v4.new_markdown_cell(text.strip()))
         elif cell.options.get("eval", True) is not False:
             nb.cells.append(nbformat.v4.new_code_cell(cell.source.strip()))
@@ -329,16 +353,52 @@ def to_notebook(cells):
     return nb
 
 
+def bundle(notebooks, zip_path):
+    """A zip with the notebooks, the package they import and the pins, so
+    that a download runs without a copy of the repository."""
+    fixed_time = (2020, 1, 1, 0, 0, 0)  # the same bytes on every build
+    files = {f"backprop-notebooks/{name}": nbformat.writes(nb)
+             for name, nb in notebooks.items()}
+    for module in sorted((ROOT / "code" / "backprop").glob("*.py")):
+        files[f"backprop-notebooks/backprop/{module.name}"] = (
+            module.read_text())
+    files["backprop-notebooks/requirements.txt"] = (
+        ROOT / "requirements.txt").read_text()
+    with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, text in files.items():
+            info = zipfile.ZipInfo(name, fixed_time)
+            info.external_attr = 0o644 << 16  # rw-r--r-- when unzipped
+            archive.writestr(info, text, zipfile.ZIP_DEFLATED)
+
+
 def export_notebooks(outdir):
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
+    notebooks = {}
     for path in chapters():
         if path.parent.name == "chapters":
             nb = to_notebook(execute(path))
             nbformat.write(nb, outdir / f"{path.stem}.ipynb")
+            notebooks[f"{path.stem}.ipynb"] = nb
+    bundle(notebooks, outdir / "backprop-notebooks.zip")
 
 
 # ---- figures and timing --------------------------------------------------
+
+def numeric_neuron():
+    """Values and gradients of @fig-numeric's neuron, from the engine."""
+    from backprop.engine import Value
+
+    nodes = {"w": Value(0.7), "x": Value(2.0), "b": Value(-0.5)}
+    nodes["wx"] = nodes["w"] * nodes["x"]
+    nodes["z"] = nodes["wx"] + nodes["b"]
+    nodes["a"] = nodes["z"].sigmoid()
+    nodes["err"] = nodes["a"] - 0.3
+    nodes["L"] = nodes["err"] * nodes["err"]
+    nodes["L"].backward()
+    return ({k: v.data for k, v in nodes.items()},
+            {k: v.grad for k, v in nodes.items()})
+
 
 def chapter_figures():
     """(name, Figure) for every figure of the main chapter, in order."""
@@ -356,13 +416,12 @@ def chapter_figures():
     curves = {name: energy.signal_std(std)
               for name, std in energy.SCHEMES.items()}
     yield "computation-graph", figures.computation_graph()
+    yield "numeric-graph", figures.numeric_graph(*numeric_neuron())
     yield "blame-flow", figures.blame_flow([3, 4, 4, 1], deltas)
     yield "outer-product", figures.outer_product(deltas[1], acts[1])
     yield "gates", figures.gates(z, *depth.gate_derivatives(z))
     yield "depth-norms", figures.depth_norms(diagnostics)
     yield "signal-energy", figures.signal_energy(curves)
-    xs = [k / 10 for k in range(-30, 31)]
-    yield "chain-paths", figures.chain_paths(xs, y=3.0)
     nets = [cost.mlp([16, w, w, 1]) for w in [2, 4, 8, 16, 32, 64, 128]]
     x_sweep = torch.randn(32, 16)
     yield "gradient-cost", figures.gradient_cost(

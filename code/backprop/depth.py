@@ -34,7 +34,7 @@ def build_mlp(depth, width=64, init="he", batch=128, seed=6050):
     return x, hidden, head
 
 
-def forward(activation, x, hidden):
+def hidden_activations(activation, x, hidden):
     """The activations after each hidden layer."""
     acts, h = [], x
     for W in hidden:
@@ -59,7 +59,7 @@ def gradient_diagnostic(activation, depth=30, width=64, init="he",
                         batch=128, lr=0.1, seed=6050):
     """Build, run forward, take the mean output as the loss, audit."""
     x, hidden, head = build_mlp(depth, width, init, batch, seed)
-    out = (forward(activation, x, hidden)[-1] @ head.T).mean()
+    out = (hidden_activations(activation, x, hidden)[-1] @ head.T).mean()
     return audit(hidden, torch.autograd.grad(out, hidden), lr)
 
 
@@ -71,7 +71,7 @@ def depth_sweep(activation, max_depth=50, width=64, init="he",
     is a prefix of the deepest one (see build_mlp).
     """
     x, hidden, head = build_mlp(max_depth, width, init, batch, seed)
-    acts = forward(activation, x, hidden)
+    acts = hidden_activations(activation, x, hidden)
     results = []
     for d in range(1, max_depth + 1):
         out = (acts[d - 1] @ head.T).mean()

@@ -6,6 +6,7 @@ exports the same figures to figures/ as SVG and PDF.
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.colors import SymLogNorm
 from matplotlib.patches import FancyBboxPatch
 
 from backprop import style
@@ -44,15 +45,58 @@ def computation_graph():
     return fig
 
 
+def numeric_graph(values, grads):
+    """The one-neuron graph with numbers: on every edge, the value that
+    flows forward (above, blue) and dL/d(that value) flowing back (below,
+    vermillion). values and grads are keyed w, x, b, wx, z, a, err, L.
+    """
+    places = {"w": (0, 0.9), "x": (0, -0.9), "wx": (2.3, 0),
+              "b": (2.3, -1.5), "z": (4.1, 0), "a": (6.0, 0),
+              "err": (7.9, 0), "L": (9.8, 0)}
+    ops = {"wx": r"$\times$", "z": "$+$", "a": r"$\sigma$",
+           "err": r"$-\,y$", "L": r"$(\cdot)^2$"}
+    edges = [("w", "wx"), ("x", "wx"), ("wx", "z"), ("b", "z"), ("z", "a"),
+             ("a", "err"), ("err", "L")]
+    fig, ax = plt.subplots(figsize=(style.WIDTH, 2.9))
+    for src, dst in edges:
+        p0, p1 = np.array(places[src]), np.array(places[dst])
+        unit = (p1 - p0) / np.linalg.norm(p1 - p0)
+        ax.annotate("", xy=p1 - 0.33 * unit, xytext=p0 + 0.3 * unit,
+                    arrowprops={"arrowstyle": "-|>", "lw": 1.2,
+                                "color": style.GREY})
+        at = p0 + (0.5 if p0[1] == p1[1] else 0.38) * (p1 - p0)
+        ax.text(at[0], at[1] + 0.14, f"{values[src]:.4g}", ha="center",
+                va="bottom", color=style.BLUE, fontsize=9)
+        ax.text(at[0], at[1] - 0.14, f"{grads[src]:.4g}", ha="center",
+                va="top", color=style.VERMILLION, fontsize=9)
+    for name, (px, py) in places.items():
+        ax.text(px, py, ops.get(name, f"${name}$"), ha="center",
+                va="center", fontsize=11,
+                bbox={"boxstyle": "circle" if name in ops else "round",
+                      "fc": style.LIGHT, "ec": style.BLACK})
+    ax.text(9.8, -0.5, f"$L$ = {values['L']:.4g}", ha="center", va="top")
+    ax.text(-0.3, 1.55, "above each edge: the value going forward",
+            color=style.BLUE, fontsize=9)
+    ax.text(-0.3, -2.15, r"below: $\partial L/\partial$(that value), "
+            "coming back", color=style.VERMILLION, fontsize=9)
+    ax.set_xlim(-0.5, 10.5)
+    ax.set_ylim(-2.3, 1.8)
+    ax.axis("off")
+    return fig
+
+
 def _unit_heights(n):
     return np.linspace(-1, 1, n + 2)[1:-1]
 
 
 def blame_flow(sizes, deltas):
-    """Each neuron's |delta| as marker size and shade; edges in grey."""
-    mags = [np.abs(d.detach().numpy().ravel()) for d in deltas]
-    vmax = max(m.max() for m in mags)
-    fig, ax = plt.subplots(figsize=(style.WIDTH, 3.0))
+    """Each neuron's blame: its sign as colour, its size as the marker's
+    area and as printed text. Colour and area follow log|delta|, so the
+    small blame of the early layers stays visible next to the output's.
+    """
+    blame = [d.detach().numpy().ravel() for d in deltas]
+    vmax = max(np.abs(b).max() for b in blame)
+    fig, ax = plt.subplots(figsize=(style.WIDTH, 3.2))
     for col in range(1, len(sizes)):
         for y0 in _unit_heights(sizes[col - 1]):
             for y1 in _unit_heights(sizes[col]):
@@ -60,20 +104,30 @@ def blame_flow(sizes, deltas):
                         lw=0.5, zorder=1)
     ax.scatter([0] * sizes[0], _unit_heights(sizes[0]), s=120,
                facecolors="white", edgecolors=style.BLACK, zorder=3)
-    for col, mag in enumerate(mags, start=1):
+    smallest = min(np.abs(b).min() for b in blame)
+    for col, values in enumerate(blame, start=1):
+        heights = _unit_heights(sizes[col])
+        # area grows with log|delta|: every neuron keeps a visible marker
+        scale = np.log10(np.abs(values) / smallest) / np.log10(
+            vmax / smallest)
         points = ax.scatter(
-            [col] * sizes[col], _unit_heights(sizes[col]),
-            s=120 + 1400 * mag / vmax, c=mag, cmap=style.SEQUENTIAL,
-            vmin=0, vmax=vmax, edgecolors=style.BLACK, zorder=3)
-    fig.colorbar(points, ax=ax, label=r"blame $|\delta_j|$", shrink=0.8)
-    ax.annotate("blame flows this way", xy=(0.3, 1.3), xytext=(2.0, 1.3),
+            [col] * sizes[col], heights, s=150 + 650 * scale, c=values,
+            cmap=style.DIVERGING, edgecolors=style.BLACK, zorder=3,
+            norm=SymLogNorm(linthresh=smallest, vmin=-vmax, vmax=vmax))
+        for y, v, r in zip(heights, values, scale):
+            ax.text(col + 0.16 + 0.1 * r, y, f"{v:+.3f}", va="center",
+                    fontsize=8)
+    bar = fig.colorbar(points, ax=ax, shrink=0.8, pad=0.02)
+    bar.set_label(r"blame $\delta_j$ (sign and size)")
+    ax.annotate("blame flows this way", xy=(0.3, 1.35), xytext=(2.0, 1.35),
                 va="center", color=style.VERMILLION,
                 arrowprops={"arrowstyle": "-|>", "lw": 1.8,
                             "color": style.VERMILLION})
     names = ["input"] + [rf"$\delta^{{({i})}}$" for i in range(1, len(sizes))]
     ax.set_xticks(range(len(sizes)), names)
     ax.set_yticks([])
-    ax.set_ylim(-1.3, 1.5)
+    ax.set_xlim(-0.3, len(sizes) - 1 + 0.6)  # room for the output's label
+    ax.set_ylim(-1.3, 1.55)
     ax.grid(False)
     for spine in ax.spines.values():
         spine.set_visible(False)
@@ -85,8 +139,6 @@ def outer_product(delta, act):
     col = delta.detach().numpy().reshape(-1, 1)
     row = act.detach().numpy().reshape(1, -1)
     grad = col @ row
-    vmax = np.abs(np.concatenate([col.ravel(), row.ravel(),
-                                  grad.ravel()])).max()
     n = row.shape[1]
     fig, axes = plt.subplots(
         1, 5, figsize=(style.WIDTH, 2.4),
@@ -101,12 +153,16 @@ def outer_product(delta, act):
                     fontsize=18, ha="center", va="center")
             continue
         values, title = panels[index]
+        vmax = np.abs(values).max()  # each panel on its own scale
         ax.imshow(values, cmap=style.DIVERGING, vmin=-vmax, vmax=vmax)
         for (i, j), v in np.ndenumerate(values):
             shade = "white" if abs(v) > 0.55 * vmax else style.BLACK
             ax.text(j, i, f"{v:.2f}", ha="center", va="center",
                     fontsize=8, color=shade)
         ax.set_title(title, fontsize=10)
+    fig.text(0.5, 0.02, "colour key, per panel: orange < 0 < purple; "
+             "the deepest shade is the panel's largest |value|",
+             ha="center", fontsize=8)
     return fig
 
 
@@ -115,8 +171,17 @@ def gates(z, sigmoid_grad, relu_grad):
     fig, ax = plt.subplots(figsize=(style.WIDTH, 2.8))
     ax.plot(z, sigmoid_grad, label=r"sigmoid: $\sigma'(z)$",
             **{**style.SERIES[0], "marker": None})
-    ax.plot(z, relu_grad, label=r"ReLU: $\mathrm{ReLU}'(z)$",
-            **{**style.SERIES[1], "marker": None})
+    # The ReLU's derivative jumps at z = 0, where PyTorch sets it to 0:
+    # two pieces, a closed dot at (0, 0) and an open one at (0, 1).
+    z, relu_grad = np.asarray(z), np.asarray(relu_grad)
+    relu = {**style.SERIES[1], "marker": None}
+    ax.plot(z[z <= 0], relu_grad[z <= 0], label=r"ReLU: $\mathrm{ReLU}'(z)$",
+            **relu)
+    ax.plot(z[z > 0], relu_grad[z > 0], **relu)
+    at_zero = relu_grad[np.argmin(np.abs(z))]
+    ax.plot([0], [at_zero], "o", color=style.VERMILLION, ms=6)
+    ax.plot([0], [1 - at_zero], "o", mfc="white", color=style.VERMILLION,
+            ms=6)
     ax.axhline(0.25, color=style.GREY, lw=0.8, linestyle=":")
     ax.annotate("sigmoid peak 0.25 at z = 0", xy=(0, 0.25),
                 xytext=(1.2, 0.45), arrowprops={"arrowstyle": "-|>"})
@@ -130,8 +195,9 @@ def depth_norms(diagnostics):
     """Per-layer gradient norm, one line per activation, log scale."""
     fig, ax = plt.subplots(figsize=(style.WIDTH, 3.0))
     for look, (name, result) in zip(style.SERIES, diagnostics.items()):
-        ax.semilogy(result["norms"], label=name, **look)
-    ax.set_xlabel("layer (0 = closest to the input)")
+        layers = np.arange(1, len(result["norms"]) + 1)
+        ax.semilogy(layers, result["norms"], label=name, **look)
+    ax.set_xlabel("layer $l$ (1 = closest to the input)")
     ax.set_ylabel(r"$\|\partial L/\partial W^{(l)}\|$")
     ax.legend()
     return fig
@@ -146,25 +212,6 @@ def signal_energy(curves):
     ax.set_xlabel("layer")
     ax.set_ylabel("std of activations")
     ax.legend()
-    return fig
-
-
-def chain_paths(xs, y, h=1e-4):
-    """dz/dy for z = x y + y: two paths, their sum, and a numerical check."""
-    xs = np.asarray(xs, dtype=float)
-    fd = ((xs * (y + h) + (y + h)) - (xs * (y - h) + (y - h))) / (2 * h)
-    fig, ax = plt.subplots(figsize=(style.WIDTH, 2.8))
-    ax.plot(xs, xs, label=r"through $x\,y$: $x$",
-            **{**style.SERIES[0], "marker": None})
-    ax.plot(xs, np.ones_like(xs), label="direct: 1",
-            **{**style.SERIES[1], "marker": None})
-    ax.plot(xs, xs + 1, label=r"sum: $\partial z/\partial y = x + 1$",
-            **{**style.SERIES[2], "marker": None})
-    ax.plot(xs[::6], fd[::6], linestyle="none", marker="o", mfc="white",
-            color=style.BLACK, label=f"central difference at y = {y:g}")
-    ax.set_xlabel("$x$")
-    ax.set_ylabel(r"contribution to $\partial z/\partial y$")
-    ax.legend(loc="upper left", fontsize=8)
     return fig
 
 

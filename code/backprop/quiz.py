@@ -1,0 +1,141 @@
+"""Check-your-understanding questions, shown the way each output needs.
+
+The questions are written once, in chapters/questions.yml. A chapter cell
+with `output: asis` prints one section's block:
+
+- on the website, a widget (explorers/quiz.js) that answers at once;
+- in the PDF, the questions, with each answer and its reason in the
+  instructor edition and a short key at the end of the chapter otherwise;
+- in a notebook, markdown with the answer in a collapsed <details> block.
+
+Numeric answers are Python expressions evaluated in the chapter, so a
+reader never sees a number that the chapter's code did not compute.
+"""
+
+import html
+import json
+import os
+from pathlib import Path
+
+import yaml
+
+from backprop.prose import Prose, fixed, sci
+
+SOURCE = Path(__file__).resolve().parents[2] / "chapters" / "questions.yml"
+LETTERS = "abcdefgh"
+
+
+def load(source=SOURCE):
+    """{chapter: {section: [question, ...]}}, in the file's order."""
+    return yaml.safe_load(Path(source).read_text())
+
+
+def output_format():
+    """'html' or 'typst' while Quarto renders, else 'notebook'."""
+    info = os.environ.get("QUARTO_EXECUTE_INFO")
+    if not info:
+        return "notebook"
+    with open(info) as f:
+        return json.load(f)["format"]["identifier"]["base-format"]
+
+
+def numbered(chapter, source=SOURCE):
+    """(number, section, question) for every question of a chapter."""
+    n = 0
+    for section, questions in load(source)[chapter].items():
+        for q in questions:
+            n += 1
+            yield n, section, q
+
+
+def shown_answer(q, namespace):
+    """A numeric answer as the reader sees it, and the value behind it."""
+    value = float(eval(q["answer"], namespace))  # the chapter's own code
+    if q.get("significant"):
+        return sci(value, q["digits"] - 1), value
+    return fixed(value, q["digits"]), value
+
+
+def tolerance(q, value):
+    """How far a reply may be from the value: half a unit of the last
+    digit shown (relative, for answers given to significant digits)."""
+    half_unit = 0.5 * 10.0 ** -q["digits"]
+    if q.get("significant"):
+        return 10 * half_unit * abs(value)
+    return half_unit * (1 + 1e-9)
+
+
+def _resolved(q, namespace):
+    """The question with its numeric answer filled in, for the page."""
+    q = dict(q)
+    if q["kind"] == "number":
+        text, value = shown_answer(q, namespace)
+        q.update(answer=value, shown=str(text),
+                 tolerance=tolerance(q, value))
+    return q
+
+
+def _answer_line(q, namespace):
+    if q["kind"] == "number":
+        return f"{shown_answer(q, namespace)[0]}. {q['why']}"
+    index, choice = next((i, c) for i, c in enumerate(q["choices"])
+                         if c.get("correct"))
+    return f"({LETTERS[index]}) {choice['text']} {choice['why']}"
+
+
+def _markdown(number, q):
+    lines = [f"**Question {number}.** {q['prompt']}", ""]
+    if q["kind"] == "choice":
+        for letter, choice in zip(LETTERS, q["choices"]):
+            lines.append(f"- ({letter}) {choice['text']}")
+        lines.append("")
+    return lines
+
+
+def block(chapter, section, namespace, source=SOURCE):
+    """The questions of one section, for the current output format."""
+    mine = [(n, q) for n, s, q in numbered(chapter, source) if s == section]
+    fmt = output_format()
+    if fmt == "html":
+        data = {"questions": [dict(_resolved(q, namespace), number=n)
+                              for n, q in mine]}
+        payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+        body = "\n".join([
+            f'<div class="quiz" data-quiz="{html.escape(section)}">',
+            "<h3 class=\"quiz-title\">Check your understanding</h3>",
+            f'<script type="application/json">{payload}</script>',
+            "<p>These questions answer at once with JavaScript. Without it, "
+            "the notebook and the PDF carry the same questions with their "
+            "answers.</p>",
+            "</div>",
+            '<script type="module" src="../explorers/quiz.js"></script>'])
+        return Prose(f"```{{=html}}\n{body}\n```")
+    lines = ["**Check your understanding**", ""]
+    for n, q in mine:
+        lines += _markdown(n, q)
+        answer = _answer_line(q, namespace)
+        if fmt == "typst":  # the instructor edition answers in place
+            lines += ['::: {.content-visible when-profile="instructor"}',
+                      f"*Answer:* {answer}", ":::", ""]
+        else:
+            lines += ["<details><summary>Answer</summary>", "",
+                      answer, "", "</details>", ""]
+    return Prose("\n".join(lines))
+
+
+def key(chapter, namespace, source=SOURCE):
+    """The short answer key at the end of a chapter, in the student PDF."""
+    if output_format() != "typst":
+        return Prose("")
+    entries = []
+    for n, _, q in numbered(chapter, source):
+        if q["kind"] == "number":
+            entries.append(f"{n}: {shown_answer(q, namespace)[0]}")
+        else:
+            index = next(i for i, c in enumerate(q["choices"])
+                         if c.get("correct"))
+            entries.append(f"{n}: ({LETTERS[index]})")
+    return Prose("\n".join([
+        '::: {.content-hidden when-profile="instructor"}',
+        "**Answers to the questions.** " + "; ".join(entries) + ".",
+        ":::"]))

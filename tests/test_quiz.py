@@ -1,0 +1,191 @@
+"""The check-your-understanding questions: well formed, placed at the
+end of every main section, numeric answers computed by the chapters and
+checked here against values derived by hand or by autograd, and the
+widget tested in Chromium."""
+
+import json
+import math
+import re
+
+import pytest
+import torch
+from browser import WatchedPage, axe_violations, chromium, serve
+
+from backprop import book, quiz
+
+QUESTIONS = quiz.load()
+NOT_MAIN = {"sec-summary", "sec-reading", "sec-exercises"}
+
+
+def main_sections(name):
+    text = (book.ROOT / "chapters" / f"{name}.qmd").read_text()
+    found = re.findall(r"^## .*\{#(sec-[\w-]+)\}", text, re.MULTILINE)
+    return [s for s in found if s not in NOT_MAIN]
+
+
+@pytest.mark.parametrize("name", ["backprop", "by-hand"])
+def test_every_main_section_ends_with_one_to_three_questions(name):
+    text = (book.ROOT / "chapters" / f"{name}.qmd").read_text()
+    assert list(QUESTIONS[name]) == main_sections(name)
+    for section, questions in QUESTIONS[name].items():
+        assert 1 <= len(questions) <= 3, section
+        assert f"#| label: quiz-{section}" in text, section
+        # the block sits at the end of its section: before the next "## "
+        after = text.split(f"#| label: quiz-{section}", 1)[1]
+        assert "\n## " in after or section == main_sections(name)[-1]
+        assert not re.search(r"\{#sec-", after.split("\n## ", 1)[0])
+
+
+def test_each_question_is_well_formed():
+    kinds = set()
+    for chapter in QUESTIONS.values():
+        for questions in chapter.values():
+            for q in questions:
+                kinds.add(q["kind"])
+                assert q["prompt"].strip()
+                if q["kind"] == "choice":
+                    assert sum(bool(c.get("correct"))
+                               for c in q["choices"]) == 1, q["id"]
+                    assert all(c["why"].strip() for c in q["choices"])
+                else:
+                    assert q["why"].strip() and q["hint"].strip()
+                    assert isinstance(q["digits"], int)
+    assert kinds == {"choice", "number"}
+
+
+def test_numeric_answers_match_independent_references(run_chapter):
+    main, hand = run_chapter("backprop"), run_chapter("by-hand")
+    w = torch.tensor(0.7, requires_grad=True)
+    b = torch.tensor(-0.5, requires_grad=True)
+    ((torch.sigmoid(w * 2.0 + b) - 0.3) ** 2).backward()
+    forward = 2 * 128 * (64 * 64 * 2 + 64)
+    expected = {
+        ("backprop", "numeric-bias"): b.grad.item(),
+        ("backprop", "backward-ratio"): (2 * forward - 2 * 128 * 64 * 64)
+        / forward,
+        ("backprop", "ten-gates"): 0.25 ** 10,
+        ("backprop", "linear-default"): 1 / 6,
+        ("by-hand", "mul-gradient"): 5 * -2.0,
+        ("by-hand", "paths-add"): 2.0 + 1,
+        ("by-hand", "walk-weight"): 2 * (0.5 * 2 - 3 - 1) * 2,
+    }
+    runs = {"backprop": main, "by-hand": hand}
+    seen = set()
+    for chapter, sections in QUESTIONS.items():
+        for questions in sections.values():
+            for q in questions:
+                if q["kind"] != "number":
+                    continue
+                seen.add((chapter, q["id"]))
+                value = runs[chapter].value(f"float({q['answer']})")
+                reference = expected[(chapter, q["id"])]
+                # within the tolerance a reader's reply is given
+                assert abs(value - reference) <= max(
+                    quiz.tolerance(q, value), 1e-9), q["id"]
+    assert seen == set(expected)
+
+
+def test_notebook_and_print_forms(run_chapter, tmp_path, monkeypatch):
+    run = run_chapter("by-hand")
+    cell = next(c for c in run.cells
+                if c.options.get("label") == "quiz-sec-paths")
+    text = "".join(o.get("text", "") for o in cell.outputs)
+    assert "<details><summary>Answer</summary>" in text
+    assert "3.0. y reaches z" in text  # the answer, computed, then why
+    info = tmp_path / "info.json"
+    info.write_text(json.dumps(
+        {"format": {"identifier": {"base-format": "typst"}}}))
+    monkeypatch.setenv("QUARTO_EXECUTE_INFO", str(info))
+    namespace = {"yt": torch.tensor(3.0)}
+    namespace["yt"].grad = torch.tensor(3.0)
+    printed = quiz.block("by-hand", "sec-paths", namespace)
+    assert 'when-profile="instructor"' in printed
+    assert "<details>" not in printed
+
+
+@pytest.fixture(scope="module")
+def quiz_page(tmp_path_factory):
+    root = tmp_path_factory.mktemp("quiz-page")
+    (root / "explorers").mkdir()
+    for name in ("quiz.js", "common.js", "explorer.css"):
+        (root / "explorers" / name).write_text(
+            (book.ROOT / "explorers" / name).read_text())
+    info = root / "info.json"
+    info.write_text(json.dumps(
+        {"format": {"identifier": {"base-format": "html"}}}))
+    mp = pytest.MonkeyPatch()
+    mp.setenv("QUARTO_EXECUTE_INFO", str(info))
+    namespace = {"gx": torch.tensor(-10.0)}
+    blocks = [quiz.block("by-hand", s, namespace)
+              for s in ("sec-local", "sec-topo")]
+    mp.undo()
+    body = "\n".join(b.split("\n", 1)[1].rsplit("\n", 1)[0] for b in blocks)
+    body = body.replace("../explorers/", "explorers/")
+    (root / "chapters").mkdir()
+    (root / "chapters" / "quiz.html").write_text(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        "<title>Questions</title>"
+        '<link rel="icon" href="data:,">'
+        '<link rel="stylesheet" href="../explorers/explorer.css">'
+        "</head><body><main><h1>Questions</h1><h2>A section</h2>"
+        f"{body}</main></body></html>".replace(
+            'src="explorers/', 'src="../explorers/'))
+    return root
+
+
+def open_quiz(browser, origin):
+    page = WatchedPage(browser, origin)
+    page.page.goto(f"{origin}/chapters/quiz.html")
+    page.page.wait_for_selector('[data-quiz="sec-topo"][data-ready="true"]')
+    return page
+
+
+def feedback(page, n):
+    return page.page.locator(".quiz-feedback").nth(n).inner_text()
+
+
+def test_widget_answers_right_and_wrong(quiz_page):
+    with serve(quiz_page) as origin, chromium() as browser:
+        page = open_quiz(browser, origin)
+        answer = page.page.locator("input[type=text]")
+        answer.fill("10")  # the sign is wrong
+        page.page.locator("button").nth(0).click()
+        assert feedback(page, 0).startswith("Not quite.")
+        answer.fill("−10")  # a true minus sign is accepted too
+        page.page.locator("button").nth(0).click()
+        assert feedback(page, 0).startswith("Right: −10.0.")
+        page.page.locator("label", has_text="visits every node").click()
+        page.page.locator("button").nth(1).click()
+        assert "visit-once recursion also visits" in feedback(page, 1)
+        assert page.problems()["errors"] == []
+        assert axe_violations(page.page) == []
+
+
+def test_widget_works_by_keyboard_and_tells_the_screen_reader(quiz_page):
+    with serve(quiz_page) as origin, chromium() as browser:
+        page = open_quiz(browser, origin)
+        keys = page.page.keyboard
+        keys.press("Tab")  # the number field
+        keys.type("-10")
+        keys.press("Enter")  # submits its form
+        keys.press("Tab")  # the Check button
+        keys.press("Tab")  # into the radio group: its first choice
+        keys.press("Space")  # select it
+        keys.press("Tab")  # that form's Check button
+        keys.press("Enter")
+        live = page.page.locator(".quiz-feedback")
+        assert live.nth(0).get_attribute("role") == "status"
+        assert feedback(page, 0).startswith("Right:")
+        assert feedback(page, 1).startswith("Right.")
+        described = page.page.locator("fieldset").nth(1).get_attribute(
+            "aria-describedby")
+        assert described == live.nth(1).get_attribute("id")
+        legend = page.page.locator("legend").nth(1).inner_text()
+        assert legend.startswith("Question") and "topological" in legend
+
+
+def test_question_numbers_run_through_the_chapter():
+    numbers = [n for n, _, _ in quiz.numbered("backprop")]
+    assert numbers == list(range(1, len(numbers) + 1))
+    assert math.isclose(quiz.tolerance({"digits": 2}, 1.5), 0.005,
+                        rel_tol=1e-6)
