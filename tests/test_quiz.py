@@ -162,6 +162,8 @@ def test_widget_answers_right_and_wrong(quiz_page):
 
 
 def test_widget_works_by_keyboard_and_tells_the_screen_reader(quiz_page):
+    topo = next(q for _, s, q in quiz.numbered("by-hand") if s == "sec-topo")
+    assert topo["choices"][0].get("correct")  # the first radio is right
     with serve(quiz_page) as origin, chromium() as browser:
         page = open_quiz(browser, origin)
         keys = page.page.keyboard
@@ -187,5 +189,8 @@ def test_widget_works_by_keyboard_and_tells_the_screen_reader(quiz_page):
 def test_question_numbers_run_through_the_chapter():
     numbers = [n for n, _, _ in quiz.numbered("backprop")]
     assert numbers == list(range(1, len(numbers) + 1))
+    right = [[c.get("correct", False) for c in q["choices"]].index(True)
+             for _, _, q in quiz.numbered("backprop") if q["kind"] == "choice"]
+    assert len(set(right)) == 3  # the right letter is not always (a)
     assert math.isclose(quiz.tolerance({"digits": 2}, 1.5), 0.005,
                         rel_tol=1e-6)

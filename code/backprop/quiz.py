@@ -40,11 +40,19 @@ def output_format():
 
 
 def numbered(chapter, source=SOURCE):
-    """(number, section, question) for every question of a chapter."""
+    """(number, section, question) for every question of a chapter.
+
+    The file lists the right choice first, which is easy to write and to
+    check; readers get the choices rotated by the question's number, so
+    that the right letter varies.
+    """
     n = 0
     for section, questions in load(source)[chapter].items():
         for q in questions:
             n += 1
+            if q["kind"] == "choice":
+                k = n % len(q["choices"])
+                q = dict(q, choices=q["choices"][k:] + q["choices"][:k])
             yield n, section, q
 
 
@@ -87,7 +95,7 @@ def _markdown(number, q):
     lines = [f"**Question {number}.** {q['prompt']}", ""]
     if q["kind"] == "choice":
         for letter, choice in zip(LETTERS, q["choices"]):
-            lines.append(f"- ({letter}) {choice['text']}")
+            lines.append(f"{letter}. {choice['text']}")
         lines.append("")
     return lines
 
@@ -110,16 +118,23 @@ def block(chapter, section, namespace, source=SOURCE):
             "</div>",
             '<script type="module" src="../explorers/quiz.js"></script>'])
         return Prose(f"```{{=html}}\n{body}\n```")
+    if fmt == "typst":  # a box; the instructor edition answers in place
+        lines = ['::::: {.callout-note icon="false"}',
+                 "## Check your understanding", ""]
+        for n, q in mine:  # a list item per question, numbered n
+            lines += [f"{n}.  {q['prompt']}", ""]
+            for letter, choice in zip(LETTERS, q.get("choices", [])):
+                lines.append(f"    {letter}.  {choice['text']}")
+            lines += ["", '    ::: {.content-visible when-profile='
+                      '"instructor"}',
+                      f"    *Answer:* {_answer_line(q, namespace)}",
+                      "    :::", ""]
+        return Prose("\n".join(lines + [":::::"]))
     lines = ["**Check your understanding**", ""]
     for n, q in mine:
         lines += _markdown(n, q)
-        answer = _answer_line(q, namespace)
-        if fmt == "typst":  # the instructor edition answers in place
-            lines += ['::: {.content-visible when-profile="instructor"}',
-                      f"*Answer:* {answer}", ":::", ""]
-        else:
-            lines += ["<details><summary>Answer</summary>", "",
-                      answer, "", "</details>", ""]
+        lines += ["<details><summary>Answer</summary>", "",
+                  _answer_line(q, namespace), "", "</details>", ""]
     return Prose("\n".join(lines))
 
 
