@@ -14,7 +14,8 @@ PROFILE ?=
 # Quarto runs the cells with the pinned packages of the venv.
 export QUARTO_PYTHON := $(PY)
 
-.PHONY: setup test html pdf book preview figures notebooks bench clean quarto
+.PHONY: setup test html pdf book preview figures executed notebooks bench \
+  clean quarto
 
 setup: $(VENV)/.installed
 
@@ -30,13 +31,29 @@ test: setup
 	$(BIN)/pytest
 
 figures: setup
-	$(PY) -m backprop.book figures figures
+	$(PY) -m booktools.book figures figures
 
-notebooks: setup
-	$(PY) -m backprop.book notebooks notebooks
+# Each chapter runs once per build, whatever the formats: into what Quarto
+# renders (chapters/x-executed.ipynb) and the student notebook. A chapter
+# runs again only when its source, the package, the questions or the pins
+# change, so nothing stale is ever shown.
+CHAPTERS := $(wildcard chapters/*.qmd)
+EXECUTED := $(CHAPTERS:.qmd=-executed.ipynb)
+DEPENDS := $(wildcard code/backprop/*.py code/booktools/*.py) \
+  chapters/questions.yml requirements.txt
+
+chapters/%-executed.ipynb: chapters/%.qmd $(DEPENDS) | $(VENV)/.installed
+	$(PY) -m booktools.book execute $<
+
+notebooks: $(EXECUTED)
+	$(PY) -m booktools.book bundle
+
+# The chapters are independent: run them side by side (2 cores here).
+executed: $(VENV)/.installed
+	@$(MAKE) --no-print-directory -j2 $(EXECUTED)
 
 bench: setup
-	$(PY) -m backprop.book bench
+	$(PY) -m booktools.book bench
 
 # Quarto from PATH, else the pinned quarto-cli wheel in the venv.
 quarto: setup
@@ -48,21 +65,22 @@ QUARTO = PATH="$$PATH:$(BIN)" quarto
 # A failed render removes the output, so nothing half-built looks complete.
 RENDER = render() { $(QUARTO) render "$$@" || { rm -rf _book; echo "error: quarto render failed (see the messages above); _book/ was removed" >&2; exit 1; }; }; render
 
-html: quarto notebooks
+html: quarto executed notebooks
 	@$(RENDER) --to html
 
-pdf: quarto
+pdf: quarto executed
 ifeq ($(PROFILE),)
 	@$(RENDER) --to typst
 else
 	@$(QUARTO) render --profile $(PROFILE) --to typst --output-dir _book-$(PROFILE) || { rm -rf _book-$(PROFILE); echo "error: quarto render failed; _book-$(PROFILE)/ was removed" >&2; exit 1; }
 endif
 
-book: quarto notebooks
+book: quarto executed notebooks
 	@$(RENDER)
 
-preview: quarto notebooks
+preview: quarto executed notebooks
 	$(QUARTO) preview
 
 clean:
-	rm -rf _book _book-* .quarto notebooks chapters/*_files index_files
+	rm -rf _book _book-* .quarto notebooks chapters/*_files index_files \
+	  chapters/*-executed.ipynb

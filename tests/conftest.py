@@ -2,7 +2,7 @@
 
 import pytest
 
-from backprop import book
+from booktools import book
 
 
 @pytest.fixture(scope="session")

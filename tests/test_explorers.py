@@ -11,8 +11,9 @@ import subprocess
 import pytest
 from browser import WatchedPage, axe_violations, chromium, serve
 
-from backprop import book, explorers
+from backprop import explorers
 from backprop.prose import count, sci
+from booktools import book
 
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="Node.js is not "
@@ -36,13 +37,21 @@ def test_javascript_and_python_write_numbers_alike():
     assert json.loads(out.stdout) == [sci(v) for v in values]
 
 
+def test_depth_data_carries_only_the_digits_it_shows():
+    data = explorers.depth_data(max_depth=4)
+    values = [v for run in data["runs"].values() for norms in run["norms"]
+              for v in norms]
+    assert values and all(v == float(f"{v:.3g}") for v in values)
+
+
 def test_depth_data_is_the_chapter_function(tmp_path):
     from backprop import depth
 
     data = explorers.depth_data(max_depth=6)
     run = data["runs"]["relu|xavier"]
     single = depth.gradient_diagnostic("relu", depth=6, init="xavier")
-    assert run["norms"][5] == single["norms"]  # exactly the same numbers
+    # the same numbers, to the three significant digits it displays
+    assert run["norms"][5] == [float(f"{v:.3g}") for v in single["norms"]]
     assert run["changed"][5] == single["first_changed"]
     settings = {f"{a}|{i}" for a in explorers.ACTIVATION_LABELS
                 for i in explorers.INIT_LABELS}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from backprop import book
+from booktools import book
 
 BIN = Path(sys.executable).parent
 

@@ -11,7 +11,7 @@ import zipfile
 import nbformat
 import pytest
 
-from backprop import book
+from booktools import book
 
 FIGURES = book.ROOT / "figures"
 

@@ -11,7 +11,8 @@ import pytest
 import torch
 from browser import WatchedPage, axe_violations, chromium, serve
 
-from backprop import book, quiz
+from backprop import quiz
+from booktools import book
 
 QUESTIONS = quiz.load()
 NOT_MAIN = {"sec-summary", "sec-reading", "sec-exercises"}

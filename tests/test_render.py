@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from backprop import book
+from booktools import book
 
 needs_quarto = pytest.mark.skipif(
     shutil.which("quarto") is None,
@@ -106,6 +106,25 @@ def test_book_has_every_page_and_both_pdfs(render_log):
     assert [p.name for p in INSTRUCTOR.glob("*.pdf")] == [
         "backprop-instructor.pdf"]
     assert (BOOK / "notebooks" / "backprop-notebooks.zip").exists()
+
+
+@needs_quarto
+def test_each_chapter_runs_once_and_quarto_runs_none(render_log):
+    # make book and the instructor PDF after it: one execution per chapter
+    # (none at all when the executed notebooks are already up to date)
+    runs = re.findall(r"booktools\.book execute (\S+)", render_log)
+    assert len(runs) == len(set(runs))
+    assert set(runs) <= {str(p.relative_to(book.ROOT))
+                         for p in book.chapters()}
+    assert "Starting python3 kernel" not in render_log  # Quarto's own
+
+
+@needs_quarto
+def test_chapter_page_stays_within_its_budget(render_log):
+    # most of the weight is the chapter's code, math and the explorer's
+    # data (three significant digits, test_explorers.py)
+    size = (BOOK / "chapters" / "backprop.html").stat().st_size
+    assert size <= 560 * 1024, f"{size / 1024:.0f} KiB"
 
 
 @needs_quarto

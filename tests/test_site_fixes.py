@@ -8,7 +8,7 @@ violations on it; with the script, none.
 
 from browser import WatchedPage, axe_violations, chromium, serve
 
-from backprop import book
+from booktools import book
 
 FIXES = book.ROOT / "site" / "accessibility.html"
 PAGE = book.ROOT / "tests" / "pages" / "quarto-like.html"

@@ -6,7 +6,7 @@ import bibtexparser
 import pytest
 import yaml
 
-from backprop import book
+from booktools import book
 
 CHAPTERS = book.chapters()
 CROSSREF = re.compile(r"@((?:fig|eq|sec|tbl|exr)-[\w-]*\w)")

@@ -16,6 +16,11 @@ INIT_LABELS = {"naive 0.05": "naive, std 0.05",
                "xavier": "Xavier", "he": "He"}
 
 
+def shown(x):
+    """x to the 3 significant digits that the explorer displays."""
+    return float(f"{x:.3g}")
+
+
 def depth_data(max_depth=50, width=64, lr=0.1):
     """Every setting of the depth explorer, from depth.depth_sweep."""
     runs = {}
@@ -24,7 +29,7 @@ def depth_data(max_depth=50, width=64, lr=0.1):
             sweep = depth.depth_sweep(activation, max_depth, width, init,
                                       lr=lr)
             runs[f"{activation}|{init}"] = {
-                "norms": [r["norms"] for r in sweep],
+                "norms": [[shown(v) for v in r["norms"]] for r in sweep],
                 "changed": [r["first_changed"] for r in sweep],
                 "nonzero": [r["first_nonzero"] for r in sweep],
             }

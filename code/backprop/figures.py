@@ -1,6 +1,6 @@
 """The chapter's figures. Each function takes its data and returns a Figure.
 
-The chapter calls these functions, and `python -m backprop.book figures`
+The chapter calls these functions, and `python -m booktools.book figures`
 exports the same figures to figures/ as SVG and PDF.
 """
 

@@ -23,6 +23,7 @@ from backprop.prose import Prose, fixed, sci
 
 SOURCE = Path(__file__).resolve().parents[2] / "chapters" / "questions.yml"
 LETTERS = "abcdefgh"
+NOTEBOOK = {}  # section: its questions as notebook markdown, from block()
 
 
 def load(source=SOURCE):
@@ -30,13 +31,24 @@ def load(source=SOURCE):
     return yaml.safe_load(Path(source).read_text())
 
 
-def output_format():
-    """'html' or 'typst' while Quarto renders, else 'notebook'."""
+def output_formats():
+    """What the running chapter is executed for: ['html'] or ['typst']
+    while Quarto executes it, the list in BOOK_FORMATS when one run feeds
+    several formats (make book), else ['notebook']."""
     info = os.environ.get("QUARTO_EXECUTE_INFO")
-    if not info:
-        return "notebook"
-    with open(info) as f:
-        return json.load(f)["format"]["identifier"]["base-format"]
+    if info:
+        with open(info) as f:
+            return [json.load(f)["format"]["identifier"]["base-format"]]
+    return os.environ.get("BOOK_FORMATS", "notebook").split(",")
+
+
+def _for_formats(texts):
+    """One text, or each in a div that only its format shows."""
+    if len(texts) == 1:
+        return Prose(next(iter(texts.values())))
+    return Prose("\n\n".join(
+        f'::::::: {{.content-visible when-format="{fmt}"}}\n{text}\n:::::::'
+        for fmt, text in texts.items()))
 
 
 def numbered(chapter, source=SOURCE):
@@ -100,47 +112,61 @@ def _markdown(number, q):
     return lines
 
 
-def block(chapter, section, namespace, source=SOURCE):
-    """The questions of one section, for the current output format."""
-    mine = [(n, q) for n, s, q in numbered(chapter, source) if s == section]
-    fmt = output_format()
-    if fmt == "html":
-        data = {"questions": [dict(_resolved(q, namespace), number=n)
-                              for n, q in mine]}
-        payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-        body = "\n".join([
-            f'<div class="quiz" data-quiz="{html.escape(section)}">',
-            "<h3 class=\"quiz-title\">Check your understanding</h3>",
-            f'<script type="application/json">{payload}</script>',
-            "<p>These questions answer at once with JavaScript. Without it, "
-            "the notebook and the PDF carry the same questions with their "
-            "answers.</p>",
-            "</div>",
-            '<script type="module" src="../explorers/quiz.js"></script>'])
-        return Prose(f"```{{=html}}\n{body}\n```")
-    if fmt == "typst":  # a box; the instructor edition answers in place
-        lines = ['::::: {.callout-note icon="false"}',
-                 "## Check your understanding", ""]
-        for n, q in mine:  # a list item per question, numbered n
-            lines += [f"{n}.  {q['prompt']}", ""]
-            for letter, choice in zip(LETTERS, q.get("choices", [])):
-                lines.append(f"    {letter}.  {choice['text']}")
-            lines += ["", '    ::: {.content-visible when-profile='
-                      '"instructor"}',
-                      f"    *Answer:* {_answer_line(q, namespace)}",
-                      "    :::", ""]
-        return Prose("\n".join(lines + [":::::"]))
+def _html(mine, section, namespace):
+    data = {"questions": [dict(_resolved(q, namespace), number=n)
+                          for n, q in mine]}
+    payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    body = "\n".join([
+        f'<div class="quiz" data-quiz="{html.escape(section)}">',
+        "<h3 class=\"quiz-title\">Check your understanding</h3>",
+        f'<script type="application/json">{payload}</script>',
+        "<p>These questions answer at once with JavaScript. Without it, "
+        "the notebook and the PDF carry the same questions with their "
+        "answers.</p>",
+        "</div>",
+        '<script type="module" src="../explorers/quiz.js"></script>'])
+    return f"```{{=html}}\n{body}\n```"
+
+
+def _typst(mine, namespace):
+    """A box; the instructor edition answers in place."""
+    lines = ['::::: {.callout-note icon="false"}',
+             "## Check your understanding", ""]
+    for n, q in mine:  # a list item per question, numbered n
+        lines += [f"{n}.  {q['prompt']}", ""]
+        for letter, choice in zip(LETTERS, q.get("choices", [])):
+            lines.append(f"    {letter}.  {choice['text']}")
+        lines += ["", '    ::: {.content-visible when-profile='
+                  '"instructor"}',
+                  f"    *Answer:* {_answer_line(q, namespace)}",
+                  "    :::", ""]
+    return "\n".join(lines + [":::::"])
+
+
+def _notebook(mine, namespace):
     lines = ["**Check your understanding**", ""]
     for n, q in mine:
         lines += _markdown(n, q)
         lines += ["<details><summary>Answer</summary>", "",
                   _answer_line(q, namespace), "", "</details>", ""]
-    return Prose("\n".join(lines))
+    return "\n".join(lines)
+
+
+def block(chapter, section, namespace, source=SOURCE):
+    """The questions of one section, for the formats being executed for.
+    The notebook form is also kept in NOTEBOOK, for the student notebook.
+    """
+    mine = [(n, q) for n, s, q in numbered(chapter, source) if s == section]
+    NOTEBOOK[section] = _notebook(mine, namespace)
+    makers = {"html": lambda: _html(mine, section, namespace),
+              "typst": lambda: _typst(mine, namespace),
+              "notebook": lambda: NOTEBOOK[section]}
+    return _for_formats({fmt: makers[fmt]() for fmt in output_formats()})
 
 
 def key(chapter, namespace, source=SOURCE):
     """The short answer key at the end of a chapter, in the student PDF."""
-    if output_format() != "typst":
+    if "typst" not in output_formats():
         return Prose("")
     entries = []
     for n, _, q in numbered(chapter, source):
@@ -150,7 +176,11 @@ def key(chapter, namespace, source=SOURCE):
             index = next(i for i, c in enumerate(q["choices"])
                          if c.get("correct"))
             entries.append(f"{n}: ({LETTERS[index]})")
-    return Prose("\n".join([
+    text = "\n".join([
         '::: {.content-hidden when-profile="instructor"}',
         "**Answers to the questions.** " + "; ".join(entries) + ".",
-        ":::"]))
+        ":::"])
+    if output_formats() == ["typst"]:
+        return Prose(text)
+    return Prose(f'::::::: {{.content-visible when-format="typst"}}\n'
+                 f"{text}\n:::::::")

@@ -1,8 +1,10 @@
 """Book tooling: read .qmd chapters, run them as Quarto does, export.
 
-    python -m backprop.book figures   [OUTDIR]   # SVG + PDF of every figure
-    python -m backprop.book notebooks [OUTDIR]   # one .ipynb per chapter
-    python -m backprop.book bench                # seconds per chapter
+    python -m booktools.book figures [OUTDIR]  # SVG + PDF of every figure
+    python -m booktools.book execute CHAPTER   # run it once: what Quarto
+                                              # renders, and its notebook
+    python -m booktools.book bundle            # zip the student notebooks
+    python -m booktools.book bench             # build times against Quarto
 
 Execution mirrors Quarto's Jupyter engine: one fresh kernel per chapter,
 working directory = the chapter's folder, code cells in order, and the
@@ -12,8 +14,11 @@ user_expressions) between the code cells around it.
 
 import ast
 import json
+import os
 import re
+import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 from dataclasses import dataclass, field
@@ -46,6 +51,7 @@ class Cell:
     line: int  # 1-based line of the cell's first line in the .qmd
     options: dict = field(default_factory=dict)
     inline: list = field(default_factory=list)  # (expression, value)
+    header: str = ""  # the `#| key: value` lines, as written
 
     @property
     def where(self):
@@ -53,8 +59,24 @@ class Cell:
         return f"cell '{label}'" if label else f"line {self.line}"
 
 
+EXECUTED = "-executed.ipynb"
+
+
+def source_of(entry):
+    """A chapter of _quarto.yml as its source. Quarto renders
+    chapters/x-executed.ipynb, which `make book` executes, once, from
+    chapters/x.qmd (see execute_chapter)."""
+    if entry.endswith(EXECUTED):
+        return entry[:-len(EXECUTED)] + ".qmd"
+    return entry
+
+
+def executed_path(source):
+    return Path(source).with_name(Path(source).stem + EXECUTED)
+
+
 def chapters(root=ROOT):
-    """The .qmd files listed in _quarto.yml, chapters then appendices."""
+    """The .qmd sources of the book, chapters then appendices."""
     book = yaml.safe_load((root / "_quarto.yml").read_text())["book"]
     files = []
     for entry in book.get("chapters", []) + book.get("appendices", []):
@@ -62,7 +84,7 @@ def chapters(root=ROOT):
             files += entry.get("chapters", [])
         else:
             files.append(entry)
-    return [root / f for f in files]
+    return [root / source_of(f) for f in files]
 
 
 def split_front_matter(text):
@@ -117,8 +139,10 @@ def read_qmd(path):
         if re.match(r"^\{python[\s,}]", info):
             cells.append(Cell("markdown", "\n".join(prose), prose_line))
             options, code = cell_options("\n".join(block))
+            header = "\n".join(block[:len(block) - code.count("\n") - 1])
             code = resolve_includes(code, path.parent)
-            cells.append(Cell("code", code, offset + i + 1, options))
+            cells.append(Cell("code", code, offset + i + 1, options,
+                              header=header))
             prose, prose_line = [], offset + end + 2
         else:  # a display-only block stays part of the prose
             prose += lines[i:end + 1]
@@ -131,6 +155,10 @@ def read_qmd(path):
     return meta, [c for c in cells if c.source.strip() or c.kind == "code"]
 
 
+# As Quarto's Jupyter engine does for `fig-format: svg`.
+KERNEL_SETUP = "%config InlineBackend.figure_formats = ['svg']"
+
+
 class ChapterRun:
     """A chapter executed in its own live kernel, as Quarto executes it.
 
@@ -139,17 +167,21 @@ class ChapterRun:
     (tests use it to check results). Close it, or use it in a `with`.
     """
 
-    def __init__(self, path, timeout=300):
+    def __init__(self, path, timeout=300, formats=None):
         self.path = Path(path).resolve()
-        _, self.cells = read_qmd(self.path)
+        self.meta, self.cells = read_qmd(self.path)
         self.client = NotebookClient(
             nbformat.v4.new_notebook(), timeout=timeout,
             kernel_name="python3",
             resources={"metadata": {"path": str(self.path.parent)}})
         self.client.create_kernel_manager()
-        self.client.start_new_kernel()
+        env = dict(os.environ)
+        if formats:  # one run for several outputs (see backprop.quiz)
+            env["BOOK_FORMATS"] = ",".join(formats)
+        self.client.start_new_kernel(env=env)
         self.client.start_new_kernel_client()
         try:
+            self._silent(KERNEL_SETUP)
             self._run()
         except BaseException:
             self.close()
@@ -163,6 +195,10 @@ class ChapterRun:
 
     def close(self):
         self.client._cleanup_kernel()
+
+    def _silent(self, code):
+        self.client.wait_for_reply(self.client.kc.execute(
+            code, silent=True, store_history=False))
 
     def _expressions(self, exprs):
         """Evaluate expressions as user_expressions: {expr: text/plain}."""
@@ -329,8 +365,10 @@ NOTEBOOK_INTRO = (
     "are in the book's instructor edition.*")
 
 
-def to_notebook(cells):
-    """Executed chapter cells as a notebook a reader can run on its own."""
+def to_notebook(cells, quiz_texts=None):
+    """Executed chapter cells as a notebook a reader can run on its own.
+    quiz_texts: the questions' notebook markdown by section, when the run
+    printed them for other formats (backprop.quiz.NOTEBOOK)."""
     numbers = book_numbers()
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
@@ -342,8 +380,11 @@ def to_notebook(cells):
             if text.strip():
                 nb.cells.append(nbformat.v4.new_markdown_cell(text.strip()))
         elif str(cell.options.get("label", "")).startswith("quiz-"):
+            section = str(cell.options["label"])[len("quiz-"):]
             text = "".join(o.get("text", "") for o in cell.outputs
                            if o.get("output_type") == "stream")
+            if quiz_texts is not None:
+                text = quiz_texts.get(section, "")
             if text.strip():  # the questions, printed as markdown
                 nb.cells.append(nbformat.v4.new_markdown_cell(text.strip()))
         elif cell.options.get("eval", True) is not False:
@@ -371,16 +412,57 @@ def bundle(notebooks, zip_path):
             archive.writestr(info, text, zipfile.ZIP_DEFLATED)
 
 
-def export_notebooks(outdir):
-    outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    notebooks = {}
-    for path in chapters():
-        if path.parent.name == "chapters":
-            nb = to_notebook(execute(path))
-            nbformat.write(nb, outdir / f"{path.stem}.ipynb")
-            notebooks[f"{path.stem}.ipynb"] = nb
-    bundle(notebooks, outdir / "backprop-notebooks.zip")
+def to_quarto_notebook(run):
+    """An executed chapter as a notebook that Quarto renders to every
+    format without running it again: the front matter, the markdown with
+    the inline values filled in, and the code cells with their options
+    and outputs."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
+                                 "display_name": "Python 3"}
+    meta = dict(run.meta, **{"output-file": f"{run.path.stem}.html"})
+    front = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True)
+    nb.cells.append(nbformat.v4.new_raw_cell(f"---\n{front}---"))
+    count = 0
+    for cell in run.cells:
+        if cell.kind == "markdown":
+            text = cell.source
+            for expr, value in cell.inline:
+                text = text.replace(f"`{{python}} {expr}`", value, 1)
+            nb.cells.append(nbformat.v4.new_markdown_cell(text.strip("\n")))
+            continue
+        source = "\n".join(filter(None, [cell.header, cell.source]))
+        code = nbformat.v4.new_code_cell(source.strip("\n"))
+        if cell.options.get("eval", True) is not False:
+            count += 1
+            code.execution_count = count
+            code.outputs = cell.outputs
+        nb.cells.append(code)
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{i}"
+    return nb
+
+
+FORMATS = ["html", "typst"]  # what the book renders one execution to
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def execute_chapter(path, notebooks=NOTEBOOKS):
+    """Run a chapter once; write what Quarto renders to every format
+    (chapters/x-executed.ipynb) and the student notebook (notebooks/)."""
+    with ChapterRun(path, formats=FORMATS) as run:
+        quiz_texts = run.value("__import__('backprop.quiz').quiz.NOTEBOOK")
+        nbformat.write(to_quarto_notebook(run), executed_path(run.path))
+        Path(notebooks).mkdir(parents=True, exist_ok=True)
+        nbformat.write(to_notebook(run.cells, quiz_texts),
+                       Path(notebooks) / f"{run.path.stem}.ipynb")
+
+
+def bundle_notebooks(notebooks=NOTEBOOKS):
+    """The zip that the site links, from the student notebooks."""
+    found = {p.name: nbformat.read(p, as_version=4)
+             for p in sorted(Path(notebooks).glob("*.ipynb"))}
+    bundle(found, Path(notebooks) / "backprop-notebooks.zip")
 
 
 # ---- figures and timing --------------------------------------------------
@@ -444,23 +526,76 @@ def export_figures(outdir):
         plt.close(fig)
 
 
+FLOOR_CONFIG = """\
+project:
+  type: book
+book:
+  title: Floor
+  author: Bench
+  chapters: [index.qmd, chapter.qmd]
+format:
+  html:
+    html-math-method: mathml
+  typst:
+    papersize: a4
+"""
+FLOOR_CHAPTER = """\
+# A chapter
+
+```{python}
+import matplotlib.pyplot as plt
+import torch
+
+plt.plot(torch.arange(3))
+plt.show()
+```
+"""
+
+
+def _timed(command, cwd):
+    """(seconds, combined output) of a command that must succeed."""
+    start = time.perf_counter()
+    result = subprocess.run(command, cwd=cwd, capture_output=True,
+                            text=True, env={**os.environ,
+                                            "QUARTO_PYTHON": sys.executable})
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{result.stdout[-3000:]}"
+                 f"{result.stderr[-3000:]}")
+    return time.perf_counter() - start, result.stdout + result.stderr
+
+
 def bench():
-    total = 0.0
-    for path in chapters():
-        start = time.perf_counter()
-        execute(path)
-        seconds = time.perf_counter() - start
-        total += seconds
-        print(f"{seconds:6.1f} s  {path.relative_to(ROOT)}")
-    print(f"{total:6.1f} s  total")
+    """Print what a build from clean costs, next to Quarto's own floor:
+    a two-page book with one torch and matplotlib cell, HTML and PDF.
+    A report, not a test: the numbers depend on the machine's load."""
+    with tempfile.TemporaryDirectory() as tmp:
+        floor_dir = Path(tmp)
+        (floor_dir / "_quarto.yml").write_text(FLOOR_CONFIG)
+        (floor_dir / "index.qmd").write_text("# Preface {.unnumbered}\n")
+        (floor_dir / "chapter.qmd").write_text(FLOOR_CHAPTER)
+        floor, _ = _timed(["quarto", "render"], floor_dir)
+    _timed(["make", "clean"], ROOT)
+    seconds, log = _timed(["make", "book"], ROOT)
+    ours = log.count("booktools.book execute")
+    quartos = log.count("Starting python3 kernel")
+    page = (ROOT / "_book" / "chapters" / "backprop.html").stat().st_size
+    ratio = seconds / floor
+    print(f"Quarto's floor (2 pages, 1 cell, HTML + PDF): {floor:6.1f} s")
+    print(f"make book, from clean:                        {seconds:6.1f} s")
+    print(f"ratio:                                        {ratio:6.2f}")
+    print(f"chapter executions: {ours} by make (once per chapter), "
+          f"{quartos} by Quarto")
+    print(f"chapters/backprop.html: {page / 1024:.0f} KiB")
 
 
 def main(argv):
     command = argv[0] if argv else ""
     if command == "figures":
         export_figures(argv[1] if len(argv) > 1 else ROOT / "figures")
-    elif command == "notebooks":
-        export_notebooks(argv[1] if len(argv) > 1 else ROOT / "notebooks")
+    elif command == "execute":  # make: one chapter, once per build
+        execute_chapter(argv[1])
+    elif command == "bundle":
+        bundle_notebooks()
     elif command == "bench":
         bench()
     else:
