@@ -194,6 +194,12 @@ def test_no_page_is_wider_than_a_phone(render_log):
                       wait_until="networkidle")
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= PHONE, f"{path.name} is {width} px wide"
+            # printed output wraps: nothing hides behind a scroll bar
+            hidden = page.evaluate(
+                "() => [...document.querySelectorAll('.cell-output pre')]"
+                ".filter(p => p.scrollWidth > p.clientWidth + 1)"
+                ".map(p => p.textContent.slice(0, 40))")
+            assert hidden == [], f"{path.name}: {hidden}"
         # the explorer's axis text keeps a readable size on the phone
         page.goto(f"{origin}/chapters/backprop.html")
         page.wait_for_selector('[data-explorer="depth"][data-ready="true"]')
@@ -287,3 +293,16 @@ def test_pdf_captions_are_left_aligned(render_log):
     following = lines[caption + 1][3][0][0]  # the caption's next line
     assert abs(following - left) < 1
 
+
+
+@needs_quarto
+def test_student_pdf_hides_every_answer_and_the_instructor_pdf_shows_all(
+        render_log):
+    from backprop import quiz
+
+    student = pdf_text(BOOK / "backprop.pdf")
+    instructor = pdf_text(INSTRUCTOR / "backprop-instructor.pdf")
+    questions = sum(len(list(quiz.numbered(c))) for c in quiz.load())
+    assert "Answer:" not in student  # no answer escaped its div
+    assert instructor.count("Answer:") == questions
+    assert student.count("Answers to the questions.") == 2  # one a chapter

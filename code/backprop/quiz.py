@@ -133,13 +133,15 @@ def _typst(mine, namespace):
     lines = ['::::: {.callout-note icon="false"}',
              "## Check your understanding", ""]
     for n, q in mine:  # a list item per question, numbered n
-        lines += [f"{n}.  {q['prompt']}", ""]
+        marker = f"{n}.  "
+        pad = " " * len(marker)  # what follows belongs to the item
+        lines += [marker + q["prompt"], ""]
         for letter, choice in zip(LETTERS, q.get("choices", [])):
-            lines.append(f"    {letter}.  {choice['text']}")
-        lines += ["", '    ::: {.content-visible when-profile='
+            lines.append(f"{pad}{letter}.  {choice['text']}")
+        lines += ["", f'{pad}::: {{.content-visible when-profile='
                   '"instructor"}',
-                  f"    *Answer:* {_answer_line(q, namespace)}",
-                  "    :::", ""]
+                  f"{pad}*Answer:* {_answer_line(q, namespace)}",
+                  f"{pad}:::", ""]
     return "\n".join(lines + [":::::"])
 
 
