@@ -100,7 +100,10 @@ def _answer_line(q, namespace):
         return f"{shown_answer(q, namespace)[0]}. {q['why']}"
     index, choice = next((i, c) for i, c in enumerate(q["choices"])
                          if c.get("correct"))
-    return f"({LETTERS[index]}) {choice['text']} {choice['why']}"
+    text = choice["text"].rstrip()
+    if text[-1] not in ".?!":
+        text += "."
+    return f"({LETTERS[index]}) {text} {choice['why']}"
 
 
 def _markdown(number, q):
