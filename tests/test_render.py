@@ -306,3 +306,15 @@ def test_student_pdf_hides_every_answer_and_the_instructor_pdf_shows_all(
     assert "Answer:" not in student  # no answer escaped its div
     assert instructor.count("Answer:") == questions
     assert student.count("Answers to the questions.") == 2  # one a chapter
+
+
+@needs_quarto
+def test_every_page_says_how_to_cite_the_book(render_log):
+    for path in pages():
+        html = path.read_text()
+        assert re.search(r'<html [^>]*lang="en"', html), path.name
+        for tag in ("citation_title", "citation_author", "citation_year"):
+            assert f'<meta name="{tag}"' in html, (path.name, tag)
+        assert "Cite as: The backprop-book contributors (2026)" in html
+        assert re.search(r'href="[^"]*index\.html#how-to-cite"', html)
+    assert 'id="how-to-cite"' in (BOOK / "index.html").read_text()

@@ -151,3 +151,18 @@ def test_math_has_no_negative_thin_spaces():
     # that a prime or a transpose collides with what follows (PDF p. 8).
     for path in CHAPTERS:
         assert "\\!" not in path.read_text(), path.name
+
+
+def test_citation_facts_agree_everywhere():
+    cff = yaml.safe_load((book.ROOT / "CITATION.cff").read_text())
+    config = yaml.safe_load((book.ROOT / "_quarto.yml").read_text())
+    cite = config["citation"]
+    assert cff["title"] == cite["title"]
+    assert cff["authors"][0]["name"] == cite["author"]
+    assert str(cff["date-released"]) == str(cite["issued"])
+    preface = (book.ROOT / "index.qmd").read_text()
+    year = str(cite["issued"])[:4]
+    assert f"year = {{{year}}}" in preface
+    assert f"{cite['author']} ({year})" in preface
+    footer = config["book"]["page-footer"]["center"]
+    assert f"{cite['author']} ({year})" in footer
