@@ -64,11 +64,15 @@ def numeric_graph(values, grads):
         ax.annotate("", xy=p1 - 0.33 * unit, xytext=p0 + 0.3 * unit,
                     arrowprops={"arrowstyle": "-|>", "lw": 1.2,
                                 "color": style.GREY})
-        at = p0 + (0.5 if p0[1] == p1[1] else 0.38) * (p1 - p0)
-        ax.text(at[0], at[1] + 0.14, f"{values[src]:.4g}", ha="center",
-                va="bottom", color=style.BLUE, fontsize=9)
-        ax.text(at[0], at[1] - 0.14, f"{grads[src]:.4g}", ha="center",
-                va="top", color=style.VERMILLION, fontsize=9)
+        at = p0 + 0.5 * (p1 - p0)
+        normal = np.array([-unit[1], unit[0]])  # to the edge's left
+        if normal[1] < 0:
+            normal = -normal  # "above" the edge
+        above, below = at + 0.2 * normal, at - 0.2 * normal
+        ax.text(*above, f"{values[src]:.4g}", ha="center", va="center",
+                color=style.BLUE, fontsize=9)
+        ax.text(*below, f"{grads[src]:.4g}", ha="center", va="center",
+                color=style.VERMILLION, fontsize=9)
     for name, (px, py) in places.items():
         ax.text(px, py, ops.get(name, f"${name}$"), ha="center",
                 va="center", fontsize=11,

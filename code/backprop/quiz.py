@@ -110,7 +110,7 @@ def _markdown(number, q):
     lines = [f"**Question {number}.** {q['prompt']}", ""]
     if q["kind"] == "choice":
         for letter, choice in zip(LETTERS, q["choices"]):
-            lines.append(f"{letter}. {choice['text']}")
+            lines.append(f"- ({letter}) {choice['text']}")  # CommonMark
         lines.append("")
     return lines
 
