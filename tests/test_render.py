@@ -29,6 +29,11 @@ ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 KNOWN_LOCAL_WARNING = ("WARN: typst-gather analyze failed; staging all "
                        "packages as fallback: typst-gather binary not found.")
 PHONE = 390  # CSS pixels: the viewport of a common phone
+# With a light and a dark theme, Quarto's template writes the stylesheet
+# <link>s of both themes (and a spare) under one id each, and its toggle
+# selects them by that id. These <link>s in <head> are the only ids that
+# may repeat; every id in the content must be unique.
+QUARTO_THEME_LINKS = ["quarto-bootstrap", "quarto-text-highlighting-styles"]
 
 
 def warnings_in(log):
@@ -176,7 +181,10 @@ def test_every_page_is_offline_accessible_and_error_free(render_log):
                                           "errors": []}, url
             assert axe_violations(watched.page) == [], url
             ids = watched.page.evaluate(
-                "() => [...document.querySelectorAll('[id]')].map(e => e.id)")
+                "() => [...document.querySelectorAll('[id]')]"
+                ".filter(e => !QUARTO_THEME_LINKS.includes(e.id)"
+                " || e.tagName !== 'LINK').map(e => e.id)".replace(
+                    "QUARTO_THEME_LINKS", str(QUARTO_THEME_LINKS)))
             repeated = [i for i, n in collections.Counter(ids).items()
                         if n > 1]
             assert repeated == [], f"{url}: ids used twice: {repeated}"
@@ -318,3 +326,31 @@ def test_every_page_says_how_to_cite_the_book(render_log):
         assert "Cite as: The backprop-book contributors (2026)" in html
         assert re.search(r'href="[^"]*index\.html#how-to-cite"', html)
     assert 'id="how-to-cite"' in (BOOK / "index.html").read_text()
+
+
+@needs_quarto
+def test_dark_theme_is_offline_and_accessible(render_log):
+    from browser import WatchedPage, axe_violations, chromium, serve
+
+    with serve(BOOK) as origin, chromium() as browser:
+        for path in pages():
+            watched = WatchedPage(browser, origin)
+            url = f"{origin}/{path.relative_to(BOOK).as_posix()}"
+            watched.page.goto(url, wait_until="networkidle")
+            watched.page.locator(".quarto-color-scheme-toggle").first.click()
+            watched.page.wait_for_function(
+                "document.body.classList.contains('quarto-dark')")
+            assert axe_violations(watched.page) == [], url
+            # figures keep their light paper; the explorers' text is light
+            papers = watched.page.evaluate(
+                "() => [...document.querySelectorAll("
+                "'.cell-output-display img')]"
+                ".map(i => getComputedStyle(i).backgroundColor)")
+            assert set(papers) <= {"rgb(255, 255, 255)"}, url
+            ticks = watched.page.evaluate(
+                "() => [...document.querySelectorAll('.explorer-plot text')]"
+                ".map(t => getComputedStyle(t).fill)")
+            assert all(t != "rgb(33, 37, 41)" for t in ticks), url
+            assert watched.problems() == {"other origins": [], "failed": [],
+                                          "errors": []}, url
+            watched.page.close()
