@@ -344,3 +344,12 @@ def test_new_exercise_solutions_hold(run_chapter):
     predictions = run.value("final_predictions")
     assert [p > 0.5 for p in predictions] == [False, True, True, False]
     assert run.value("solved_at") <= 400
+
+
+def test_cross_entropy_gate_cancels_as_derived(run_chapter):
+    run = run_chapter("backprop")
+    a, y = 0.99, 0.0  # by hand: dL/dz = a - y for the cross-entropy,
+    assert run.value("bce_grad.item()") == pytest.approx(a - y, rel=1e-9)
+    # and (a - y) a (1 - a) for the half squared error
+    assert run.value("mse_grad.item()") == pytest.approx(
+        (a - y) * a * (1 - a), rel=1e-9)
