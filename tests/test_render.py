@@ -167,28 +167,36 @@ def test_site_links_the_pdf_but_not_the_instructor_edition(render_log):
         assert "backprop-instructor" not in html
 
 
-@needs_quarto
-def test_every_page_is_offline_accessible_and_error_free(render_log):
-    from browser import WatchedPage, axe_violations, chromium, serve
+def visited_pages():
+    """(url, WatchedPage) for every page of the site, served locally."""
+    from browser import WatchedPage, chromium, serve
 
     with serve(BOOK) as origin, chromium() as browser:
         for path in pages():
             watched = WatchedPage(browser, origin)
             url = f"{origin}/{path.relative_to(BOOK).as_posix()}"
             watched.page.goto(url, wait_until="networkidle")
-            assert watched.page.title()
-            assert watched.problems() == {"other origins": [], "failed": [],
-                                          "errors": []}, url
-            assert axe_violations(watched.page) == [], url
-            ids = watched.page.evaluate(
-                "() => [...document.querySelectorAll('[id]')]"
-                ".filter(e => !QUARTO_THEME_LINKS.includes(e.id)"
-                " || e.tagName !== 'LINK').map(e => e.id)".replace(
-                    "QUARTO_THEME_LINKS", str(QUARTO_THEME_LINKS)))
-            repeated = [i for i, n in collections.Counter(ids).items()
-                        if n > 1]
-            assert repeated == [], f"{url}: ids used twice: {repeated}"
+            yield url, watched
             watched.page.close()
+
+
+@needs_quarto
+def test_every_page_is_offline_accessible_and_error_free(render_log):
+    from browser import axe_violations
+
+    for url, watched in visited_pages():
+        assert watched.page.title()
+        assert watched.problems() == {"other origins": [], "failed": [],
+                                      "errors": []}, url
+        assert axe_violations(watched.page) == [], url
+        ids = watched.page.evaluate(
+            "() => [...document.querySelectorAll('[id]')]"
+            ".filter(e => !QUARTO_THEME_LINKS.includes(e.id)"
+            " || e.tagName !== 'LINK').map(e => e.id)".replace(
+                "QUARTO_THEME_LINKS", str(QUARTO_THEME_LINKS)))
+        repeated = [i for i, n in collections.Counter(ids).items()
+                    if n > 1]
+        assert repeated == [], f"{url}: ids used twice: {repeated}"
 
 
 @needs_quarto
@@ -330,27 +338,22 @@ def test_every_page_says_how_to_cite_the_book(render_log):
 
 @needs_quarto
 def test_dark_theme_is_offline_and_accessible(render_log):
-    from browser import WatchedPage, axe_violations, chromium, serve
+    from browser import axe_violations
 
-    with serve(BOOK) as origin, chromium() as browser:
-        for path in pages():
-            watched = WatchedPage(browser, origin)
-            url = f"{origin}/{path.relative_to(BOOK).as_posix()}"
-            watched.page.goto(url, wait_until="networkidle")
-            watched.page.locator(".quarto-color-scheme-toggle").first.click()
-            watched.page.wait_for_function(
-                "document.body.classList.contains('quarto-dark')")
-            assert axe_violations(watched.page) == [], url
-            # figures keep their light paper; the explorers' text is light
-            papers = watched.page.evaluate(
-                "() => [...document.querySelectorAll("
-                "'.cell-output-display img')]"
-                ".map(i => getComputedStyle(i).backgroundColor)")
-            assert set(papers) <= {"rgb(255, 255, 255)"}, url
-            ticks = watched.page.evaluate(
-                "() => [...document.querySelectorAll('.explorer-plot text')]"
-                ".map(t => getComputedStyle(t).fill)")
-            assert all(t != "rgb(33, 37, 41)" for t in ticks), url
-            assert watched.problems() == {"other origins": [], "failed": [],
-                                          "errors": []}, url
-            watched.page.close()
+    for url, watched in visited_pages():
+        watched.page.locator(".quarto-color-scheme-toggle").first.click()
+        watched.page.wait_for_function(
+            "document.body.classList.contains('quarto-dark')")
+        assert axe_violations(watched.page) == [], url
+        # figures keep their light paper; the explorers' text is light
+        papers = watched.page.evaluate(
+            "() => [...document.querySelectorAll("
+            "'.cell-output-display img')]"
+            ".map(i => getComputedStyle(i).backgroundColor)")
+        assert set(papers) <= {"rgb(255, 255, 255)"}, url
+        ticks = watched.page.evaluate(
+            "() => [...document.querySelectorAll('.explorer-plot text')]"
+            ".map(t => getComputedStyle(t).fill)")
+        assert all(t != "rgb(33, 37, 41)" for t in ticks), url
+        assert watched.problems() == {"other origins": [], "failed": [],
+                                      "errors": []}, url
