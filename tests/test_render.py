@@ -357,3 +357,12 @@ def test_dark_theme_is_offline_and_accessible(render_log):
         assert all(t != "rgb(33, 37, 41)" for t in ticks), url
         assert watched.problems() == {"other origins": [], "failed": [],
                                       "errors": []}, url
+
+
+@needs_quarto
+def test_pdf_numbers_the_same_equations_as_the_site(render_log):
+    text = pdf_text(BOOK / "backprop.pdf")
+    printed = set(re.findall(r"\s\((\d+\.\d+)\)\n", text))
+    labelled = {n for label, n in book.book_numbers().items()
+                if label.startswith("eq-")}
+    assert printed == labelled
