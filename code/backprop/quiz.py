@@ -95,11 +95,16 @@ def _resolved(q, namespace):
     return q
 
 
+def _right(q):
+    """The index of the right choice."""
+    return next(i for i, c in enumerate(q["choices"]) if c.get("correct"))
+
+
 def _answer_line(q, namespace):
     if q["kind"] == "number":
         return f"{shown_answer(q, namespace)[0]}. {q['why']}"
-    index, choice = next((i, c) for i, c in enumerate(q["choices"])
-                         if c.get("correct"))
+    index = _right(q)
+    choice = q["choices"][index]
     text = choice["text"].rstrip()
     if text[-1] not in ".?!":
         text += "."
@@ -178,9 +183,7 @@ def key(chapter, namespace, source=SOURCE):
         if q["kind"] == "number":
             entries.append(f"{n}: {shown_answer(q, namespace)[0]}")
         else:
-            index = next(i for i, c in enumerate(q["choices"])
-                         if c.get("correct"))
-            entries.append(f"{n}: ({LETTERS[index]})")
+            entries.append(f"{n}: ({LETTERS[_right(q)]})")
     text = "\n".join([
         '::: {.content-hidden when-profile="instructor"}',
         "**Answers to the questions.** " + "; ".join(entries) + ".",
