@@ -1,8 +1,9 @@
 # Backpropagation, an executable textbook chapter.
 #   make setup     virtual environment with the pinned packages (.venv/)
 #   make test      execute every chapter and run the test suite
-#   make book      HTML site and PDF into _book/ (needs Quarto 1.10)
-#   make html | pdf | preview | figures | notebooks | bench | clean
+#   make book      HTML site, PDF and lecture slides into _book/
+#                  (needs Quarto 1.10, and Chromium for the slides handout)
+#   make html | pdf | slides | preview | figures | notebooks | bench | clean
 #   make pdf PROFILE=instructor   the PDF with exercise solutions
 
 PYTHON ?= python3
@@ -14,8 +15,8 @@ PROFILE ?=
 # Quarto runs the cells with the pinned packages of the venv.
 export QUARTO_PYTHON := $(PY)
 
-.PHONY: setup test html pdf book preview figures executed notebooks bench \
-  clean quarto
+.PHONY: setup test html pdf slides book preview figures executed notebooks \
+  bench clean quarto
 
 setup: $(VENV)/.installed
 
@@ -45,6 +46,9 @@ DEPENDS := $(wildcard code/backprop/*.py code/booktools/*.py) \
 chapters/%-executed.ipynb: chapters/%.qmd $(DEPENDS) | $(VENV)/.installed
 	$(PY) -m booktools.book execute $<
 
+# The main chapter's run also writes the numbers of the slides.
+chapters/backprop-executed.ipynb: slides/numbers.yml
+
 notebooks: $(EXECUTED)
 	$(PY) -m booktools.book bundle
 
@@ -61,26 +65,26 @@ quarto: setup
 	  $(PY) -m pip install --quiet quarto-cli==$(QUARTO_VERSION) >/dev/null 2>&1 || \
 	  { echo "error: Quarto $(QUARTO_VERSION) is missing: install it from https://quarto.org/docs/download/ (or use environment.yml), then run make again" >&2; exit 1; }
 
-QUARTO = PATH="$$PATH:$(BIN)" quarto
-# A failed render removes the output, so nothing half-built looks complete.
-RENDER = render() { $(QUARTO) render "$$@" || { rm -rf _book; echo "error: quarto render failed (see the messages above); _book/ was removed" >&2; exit 1; }; }; render
+# Quarto renders the site, and beside it the PDF (in a copy of the sources)
+# then the slides; a failed render removes the output (booktools/render.py).
+RENDER = PATH="$$PATH:$(BIN)" $(PY) -m booktools.render
 
 html: quarto executed notebooks
-	@$(RENDER) --to html
+	@$(RENDER) html
 
 pdf: quarto executed
-ifeq ($(PROFILE),)
-	@$(RENDER) --to typst
-else
-	@$(QUARTO) render --profile $(PROFILE) --to typst --output-dir _book-$(PROFILE) || { rm -rf _book-$(PROFILE); echo "error: quarto render failed; _book-$(PROFILE)/ was removed" >&2; exit 1; }
-endif
+	@$(RENDER) pdf $(if $(PROFILE),--profile $(PROFILE))
+
+slides: quarto executed
+	@$(RENDER) slides
 
 book: quarto executed notebooks
-	@$(RENDER)
+	@$(RENDER) html pdf slides
 
 preview: quarto executed notebooks
-	$(QUARTO) preview
+	PATH="$$PATH:$(BIN)" quarto preview
 
 clean:
 	rm -rf _book _book-* .quarto notebooks chapters/*_files index_files \
-	  chapters/*-executed.ipynb
+	  chapters/*-executed.ipynb slides/_variables.yml slides/*.html \
+	  slides/*.pdf slides/.quarto

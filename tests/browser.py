@@ -7,16 +7,12 @@ Python client; Playwright's own browser download is not used.
 import contextlib
 import functools
 import http.server
-import shutil
 import threading
 
 import pytest
 
-CHROMIUM = (shutil.which("chromium") or shutil.which("chromium-browser")
-            or shutil.which("google-chrome"))
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update",
-        "--disable-sync"]
+from booktools.render import CHROMIUM
+from booktools.render import CHROMIUM_ARGS as ARGS
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

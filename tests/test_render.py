@@ -22,6 +22,8 @@ needs_quarto = pytest.mark.skipif(
 
 BOOK = book.ROOT / "_book"
 INSTRUCTOR = book.ROOT / "_book-instructor"
+DECK = BOOK / "slides" / "backprop.html"
+HANDOUT = BOOK / "slides" / "backprop-handout.pdf"
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 # The one warning the locally built Quarto prints on every Typst render
 # (../shared/tools/quarto/README.md, "Known deviations"); CI's official
@@ -66,8 +68,9 @@ def render_log():
 
 
 def pages():
+    """The book's pages (the slides are a deck, tested on their own)."""
     return sorted(p for p in BOOK.rglob("*.html")
-                  if "site_libs" not in p.parts)
+                  if not {"site_libs", "slides"} & set(p.parts))
 
 
 def pdf_text(pdf):
@@ -160,10 +163,9 @@ def test_every_page_has_its_own_description(render_log):
 def test_site_links_the_pdf_but_not_the_instructor_edition(render_log):
     for path in pages():
         html = path.read_text()
-        links = re.findall(r'href="([^"]*\.pdf)"', html)
-        assert links, f"{path.name} does not link the PDF"
-        for link in links:
-            assert (path.parent / link).resolve() == BOOK / "backprop.pdf"
+        links = {(path.parent / link).resolve() for link
+                 in re.findall(r'href="([^"]*\.pdf)"', html)}
+        assert links == {BOOK / "backprop.pdf", HANDOUT}, path.name
         assert "backprop-instructor" not in html
 
 
@@ -366,3 +368,55 @@ def test_pdf_numbers_the_same_equations_as_the_site(render_log):
     labelled = {n for label, n in book.book_numbers().items()
                 if label.startswith("eq-")}
     assert printed == labelled
+
+
+# ---- the lecture slides ----------------------------------------------------
+
+@needs_quarto
+def test_slides_and_handout_are_published_and_linked(render_log):
+    assert DECK.exists() and HANDOUT.exists()
+    for path in (BOOK / "index.html", BOOK / "chapters" / "backprop.html"):
+        links = {(path.parent / link).resolve() for link in re.findall(
+            r'href="([^"#]*slides/[^"#]*)"', path.read_text())}
+        assert links == {DECK, HANDOUT}, path.name
+    assert "?var:" not in DECK.read_text()  # every number was found
+
+
+@needs_quarto
+def test_deck_is_offline_accessible_and_fits_its_slides(render_log):
+    from browser import WatchedPage, axe_violations, chromium, serve
+
+    with serve(BOOK) as origin, chromium() as browser:
+        watched = WatchedPage(browser, origin)
+        page = watched.page
+        page.set_viewport_size({"width": 1280, "height": 720})
+        page.goto(f"{origin}/slides/backprop.html", wait_until="networkidle")
+        page.wait_for_function("window.Reveal && Reveal.isReady()")
+        total = page.evaluate("Reveal.getTotalSlides()")
+        for index in range(total):
+            page.evaluate(f"Reveal.slide({index})")
+            page.wait_for_timeout(100)
+            slide = page.evaluate("""() => {
+                const s = Reveal.getCurrentSlide();
+                // the lowest edge of the slide's content, in slide pixels
+                const bottom = Math.max(...[...s.children]
+                  .filter(c => c.tagName !== 'ASIDE')  // speaker notes
+                  .map(c => c.offsetTop + c.offsetHeight));
+                return {height: bottom, room: Reveal.getConfig().height,
+                        images: [...s.querySelectorAll('img')]
+                          .map(i => i.complete && i.naturalWidth > 0),
+                        unlabelled: [...s.querySelectorAll('img')]
+                          .filter(i => !i.getAttribute('aria-label')
+                                       && !i.alt).length};
+            }""")
+            assert slide["height"] <= slide["room"], f"slide {index + 1}"
+            assert all(slide["images"]), f"slide {index + 1}"
+            assert slide["unlabelled"] == 0, f"slide {index + 1}"
+        assert axe_violations(page) == []
+        assert watched.problems() == {"other origins": [], "failed": [],
+                                      "errors": []}
+    pdfinfo = shutil.which("pdfinfo") or pytest.skip("pdfinfo is missing")
+    pages = re.search(r"Pages:\s+(\d+)", subprocess.run(
+        [pdfinfo, str(HANDOUT)], capture_output=True, text=True,
+        check=True).stdout)
+    assert int(pages.group(1)) == total  # one printed page per slide

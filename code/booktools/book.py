@@ -447,15 +447,37 @@ FORMATS = ["html", "typst"]  # what the book renders one execution to
 NOTEBOOKS = ROOT / "notebooks"
 
 
-def execute_chapter(path, notebooks=NOTEBOOKS):
+SLIDES = ROOT / "slides"
+
+
+def slide_numbers(run, spec_path=SLIDES / "numbers.yml"):
+    """{name: text} of the numbers the deck shows, if it takes them from
+    this chapter: each is an expression evaluated in the chapter's
+    namespace after the run (slides/numbers.yml), shown exactly as an
+    inline `{python}` expression would show it."""
+    spec = yaml.safe_load(Path(spec_path).read_text())
+    if (ROOT / spec["chapter"]).resolve() != run.path:
+        return None
+    shown = run._expressions(list(spec["numbers"].values()))
+    return {name: shown[expr] for name, expr in spec["numbers"].items()}
+
+
+def execute_chapter(path, notebooks=NOTEBOOKS, slides=SLIDES):
     """Run a chapter once; write what Quarto renders to every format
-    (chapters/x-executed.ipynb) and the student notebook (notebooks/)."""
+    (chapters/x-executed.ipynb), the student notebook (notebooks/) and,
+    for the main chapter, the numbers of the slides."""
     with ChapterRun(path, formats=FORMATS) as run:
         quiz_texts = run.value("__import__('backprop.quiz').quiz.NOTEBOOK")
+        numbers = slide_numbers(run, Path(slides) / "numbers.yml")
         nbformat.write(to_quarto_notebook(run), executed_path(run.path))
         Path(notebooks).mkdir(parents=True, exist_ok=True)
         nbformat.write(to_notebook(run.cells, quiz_texts),
                        Path(notebooks) / f"{run.path.stem}.ipynb")
+    if numbers is not None:
+        (Path(slides) / "_variables.yml").write_text(
+            "# Written by `make` from the run of " + Path(path).name
+            + "; do not edit.\n"
+            + yaml.safe_dump(numbers, sort_keys=False, allow_unicode=True))
 
 
 def bundle_notebooks(notebooks=NOTEBOOKS):

@@ -1,0 +1,160 @@
+"""Render the executed book: the site, the PDF and the lecture slides.
+
+    python -m booktools.render html pdf slides   # what `make book` runs
+    python -m booktools.render pdf --profile instructor
+
+Quarto renders one format per call, and a `--to typst` render of the book
+removes the site's HTML from `_book/`. So the PDF renders in a copy of the
+book's sources, at the same time as the site, and is copied in when both
+are done; the slides (their own small project in `slides/`) follow the PDF
+in the same lane. Nothing here executes code: `make` has already run each
+chapter once into `chapters/*-executed.ipynb`.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / "_book"
+SLIDES = ROOT / "slides"
+DECK = "backprop"  # slides/backprop.qmd
+# What a PDF render reads: the book's configuration, pages and chapters.
+PDF_SOURCES = ["_quarto.yml", "_quarto-instructor.yml", "index.qmd",
+               "references.qmd", "references.bib", "favicon.png", "site",
+               "explorers", "chapters"]
+# Debian's Chromium, driven by Playwright (its own browsers are not used).
+CHROMIUM = (shutil.which("chromium") or shutil.which("chromium-browser")
+            or shutil.which("google-chrome"))
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+class RenderError(RuntimeError):
+    pass
+
+
+def quarto(args, cwd):
+    """Run Quarto; return its output, or raise with it if it failed."""
+    result = subprocess.run(["quarto", "render", *args], cwd=cwd, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if result.returncode != 0:
+        raise RenderError(f"quarto render {' '.join(args)} failed:\n"
+                          f"{result.stdout}")
+    return result.stdout
+
+
+def render_site():
+    return quarto(["--to", "html"], ROOT)
+
+
+def render_pdf(staging, profile=None):
+    """The PDF, rendered in a copy of the sources, into staging/."""
+    with tempfile.TemporaryDirectory(prefix="book-pdf-") as tmp:
+        for name in PDF_SOURCES:
+            source = ROOT / name
+            if source.is_dir():
+                shutil.copytree(source, Path(tmp) / name, ignore=shutil
+                                .ignore_patterns("*_files", "*.qmd"))
+            else:
+                shutil.copy2(source, tmp)
+        args = ["--to", "typst"] + (["--profile", profile] if profile else [])
+        log = quarto(args, tmp)
+        (pdf,) = (Path(tmp) / "_book").glob("*.pdf")
+        shutil.copy2(pdf, staging)
+        return log
+
+
+def print_handout(deck, pdf):
+    """The deck printed by Chromium, one page per slide (Reveal.js's own
+    print layout, `?print-pdf`)."""
+    if CHROMIUM is None:
+        raise RenderError("the slides handout needs Chromium: install "
+                          "Debian's chromium package (apt install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM,
+                                    args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(deck.as_uri() + "?print-pdf")
+            page.wait_for_function("window.Reveal && Reveal.isReady()")
+            page.pdf(path=str(pdf), prefer_css_page_size=True,
+                     print_background=True)
+        finally:
+            browser.close()
+
+
+def render_slides():
+    """The deck (one self-contained file) and its PDF handout."""
+    if not (SLIDES / "_variables.yml").exists():
+        raise RenderError("slides/_variables.yml is missing: it is written "
+                          "when the main chapter runs (make executed)")
+    log = quarto([], SLIDES)
+    deck = SLIDES / f"{DECK}.html"
+    print_handout(deck, SLIDES / f"{DECK}-handout.pdf")
+    return log
+
+
+def render(targets, profile=None):
+    """Render the targets ("html", "pdf", "slides"): the site in one lane,
+    the PDF then the slides in the other. Each log is printed whole."""
+    with tempfile.TemporaryDirectory(prefix="book-staging-") as staging:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            lanes = [pool.submit(render_site)] if "html" in targets else []
+            lanes.append(pool.submit(_second_lane, targets, staging, profile))
+            failures = []
+            for lane in lanes:
+                try:
+                    print(lane.result(), end="", flush=True)
+                except RenderError as err:
+                    failures.append(str(err))
+        if failures:
+            raise RenderError("\n".join(failures))
+        # the site's render rebuilt _book/, so the rest is copied in after
+        if "pdf" in targets:
+            outdir = SITE if profile is None else ROOT / f"_book-{profile}"
+            outdir.mkdir(exist_ok=True)
+            for pdf in Path(staging).glob("*.pdf"):
+                shutil.copy2(pdf, outdir)
+    if "slides" in targets:
+        (SITE / "slides").mkdir(parents=True, exist_ok=True)
+        for name in (f"{DECK}.html", f"{DECK}-handout.pdf"):
+            shutil.copy2(SLIDES / name, SITE / "slides" / name)
+
+
+def _second_lane(targets, staging, profile):
+    logs = []
+    if "pdf" in targets:
+        logs.append(render_pdf(staging, profile))
+    if "slides" in targets:
+        logs.append(render_slides())
+    return "".join(logs)
+
+
+def main(argv):
+    profile = None
+    if "--profile" in argv:
+        i = argv.index("--profile")
+        profile, argv = argv[i + 1], argv[:i] + argv[i + 2:]
+    unknown = set(argv) - {"html", "pdf", "slides"}
+    if not argv or unknown:
+        sys.exit(__doc__)
+    os.chdir(ROOT)
+    try:
+        render(argv, profile)
+    except RenderError as err:
+        if "html" in argv:  # nothing half-built may look complete
+            shutil.rmtree(SITE, ignore_errors=True)
+        sys.exit(f"{err}\nerror: the render failed (see above)"
+                 + ("; _book/ was removed" if "html" in argv else ""))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

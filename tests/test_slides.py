@@ -1,0 +1,44 @@
+"""The lecture deck takes its figures and numbers from the book's code.
+
+The rendered deck and its handout are checked in test_render.py.
+"""
+
+import re
+
+import torch
+import yaml
+
+from booktools import book
+
+DECK = book.ROOT / "slides" / "backprop.qmd"
+SPEC = yaml.safe_load((book.ROOT / "slides" / "numbers.yml").read_text())
+
+
+def test_deck_shows_exactly_the_numbers_it_computes():
+    used = set(re.findall(r"\{\{< var (\w+) >\}\}", DECK.read_text()))
+    assert used == set(SPEC["numbers"])
+
+
+def test_deck_figures_are_the_committed_figures():
+    # figures/ is kept identical to the code's output by test_outputs.py
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)\{fig-alt=\"[^\"]+\"\}",
+                        DECK.read_text())
+    assert len(images) == len(re.findall(r"!\[", DECK.read_text()))
+    for image in images:
+        path = (DECK.parent / image).resolve()
+        assert path.parent == book.ROOT / "figures" and path.exists(), image
+
+
+def test_slide_numbers_are_the_chapter_numbers(run_chapter):
+    run = run_chapter("backprop")
+    numbers = book.slide_numbers(run)
+    shown = {value for cell in run.cells for _, value in cell.inline}
+    # each number is one that the chapter itself shows...
+    assert set(numbers.values()) <= shown, set(numbers.values()) - shown
+    # ...and the worked neuron's gradient is autograd's
+    w = torch.tensor(0.7, dtype=torch.float64, requires_grad=True)
+    loss = (torch.sigmoid(w * 2.0 - 0.5) - 0.3) ** 2
+    loss.backward()
+    assert numbers["neuron_dw"] == f"{w.grad.item():.6f}"
+    # the ReLU keeps half of the second moment (sampled)
+    assert abs(float(numbers["relu_second_moment"]) - 0.5) < 0.01
