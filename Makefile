@@ -86,5 +86,5 @@ preview: quarto executed notebooks
 
 clean:
 	rm -rf _book _book-* .quarto notebooks chapters/*_files index_files \
-	  chapters/*-executed.ipynb slides/_variables.yml slides/*.html \
+	  chapters/*-executed.ipynb slides/_variables.yml slides/backprop.html \
 	  slides/*.pdf slides/.quarto

@@ -9,10 +9,12 @@ import { count, fixed, labelled, plotAndSummary, plotWidth, power, readData,
 /** The precomputed result for one setting of the three controls. */
 export function runFor(data, activation, init, depth) {
   const run = data.runs[`${activation}|${init}`];
+  const i = data.depths.indexOf(depth);
+  if (i < 0) throw new RangeError(`no precomputed run of depth ${depth}`);
   return {
-    norms: run.norms[depth - 1],
-    changed: run.changed[depth - 1],
-    nonzero: run.nonzero[depth - 1],
+    norms: run.norms[i],
+    changed: run.changed[i],
+    nonzero: run.nonzero[i],
     size: data.size,
   };
 }
@@ -116,8 +118,11 @@ export function mount(root) {
   const act = select(doc, `${id}-activation`, data.labels.activation,
     data.start.activation);
   const init = select(doc, `${id}-init`, data.labels.init, data.start.init);
+  // The slider steps through the precomputed depths, which need not be
+  // evenly spaced: its value is a position in data.depths.
   const [depth, shown] = slider(doc, `${id}-depth`,
-    { min: 1, max: data.maxDepth, step: 1 }, data.start.depth);
+    { min: 0, max: data.depths.length - 1, step: 1 },
+    data.depths.indexOf(data.start.depth));
   const controls = doc.createElement("div");
   controls.className = "explorer-controls";
   controls.append(labelled(doc, act, "Activation"),
@@ -126,8 +131,9 @@ export function mount(root) {
   const [svg, summary] = plotAndSummary(doc, id);
 
   const update = () => {
-    const d = Number(depth.value);
+    const d = data.depths[Number(depth.value)];
     shown.value = String(d);
+    depth.setAttribute("aria-valuetext", `${d} hidden layers`);
     drawPlot(svg, runFor(data, act.value, init.value, d).norms,
       plotWidth(svg));
     summary.textContent = describe(data, act.value, init.value, d);

@@ -193,14 +193,16 @@ def test_companion_detach(run_chapter):
 
 def test_depth_explorer_shows_the_static_figures_numbers(run_chapter):
     run = run_chapter("backprop")
+    at = run.value('explorer_data["depths"].index(len(diagnostics["relu"]'
+                   '["norms"]))')  # the static figure's depth
     for name in ("sigmoid", "relu"):
         explorer = run.value(
-            f'explorer_data["runs"]["{name}|he"]["norms"][29]')
+            f'explorer_data["runs"]["{name}|he"]["norms"][{at}]')
         static = run.value(f'diagnostics["{name}"]["norms"]')
         # the same numbers, to the three digits that the explorer shows
         assert explorer == [float(f"{v:.3g}") for v in static]
         changed = run.value(f'explorer_data["runs"]["{name}|he"]["changed"]'
-                            "[29]")
+                            f"[{at}]")
         assert changed == run.value(f'diagnostics["{name}"]["first_changed"]')
 
 

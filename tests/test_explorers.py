@@ -38,7 +38,7 @@ def test_javascript_and_python_write_numbers_alike():
 
 
 def test_depth_data_carries_only_the_digits_it_shows():
-    data = explorers.depth_data(max_depth=4)
+    data = explorers.depth_data(depths=[1, 2, 3, 4])
     values = [v for run in data["runs"].values() for norms in run["norms"]
               for v in norms]
     assert values and all(v == float(f"{v:.3g}") for v in values)
@@ -47,12 +47,13 @@ def test_depth_data_carries_only_the_digits_it_shows():
 def test_depth_data_is_the_chapter_function(tmp_path):
     from backprop import depth
 
-    data = explorers.depth_data(max_depth=6)
+    data = explorers.depth_data(depths=[2, 6])
     run = data["runs"]["relu|xavier"]
     single = depth.gradient_diagnostic("relu", depth=6, init="xavier")
     # the same numbers, to the three significant digits it displays
-    assert run["norms"][5] == [float(f"{v:.3g}") for v in single["norms"]]
-    assert run["changed"][5] == single["first_changed"]
+    assert data["depths"][1] == 6
+    assert run["norms"][1] == [float(f"{v:.3g}") for v in single["norms"]]
+    assert run["changed"][1] == single["first_changed"]
     settings = {f"{a}|{i}" for a in explorers.ACTIVATION_LABELS
                 for i in explorers.INIT_LABELS}
     assert set(data["runs"]) == settings
@@ -62,7 +63,7 @@ def test_depth_data_is_the_chapter_function(tmp_path):
 def page_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("explorer-page")
     shutil.copytree(book.ROOT / "explorers", root / "explorers")
-    data = explorers.depth_data(max_depth=8)
+    data = explorers.depth_data(depths=[1, 2, 3, 5, 8])  # starts at 8
     body = "\n".join([
         explorers.raw_html("depth", data, "explorers/depth-explorer.js"),
         explorers.raw_html("chain", explorers.chain_data(),
@@ -128,21 +129,22 @@ def test_depth_explorer_announces_the_precomputed_result(page, page_dir):
     assert activation.input_value() == "tanh"
     depth = page.page.locator("#depth-explorer-app-depth")
     depth.focus()
-    page.page.keyboard.press("ArrowLeft")  # 8 -> 7 layers
+    page.page.keyboard.press("ArrowLeft")  # 8 -> 5 layers: the next depth
+    assert depth.get_attribute("aria-valuetext") == "5 hidden layers"
     run = data["runs"]["tanh|he"]
-    norms, changed = run["norms"][6], run["changed"][6]
+    norms, changed = run["norms"][3], run["changed"][3]
     text = summary(page, "depth")
-    assert text.startswith("tanh, He, 7 hidden layers: gradient norm "
+    assert text.startswith("tanh, He, 5 hidden layers: gradient norm "
                            f"{sci(norms[0])} at the first layer and "
                            f"{sci(norms[-1])} at the last")
-    nonzero = run["nonzero"][6]
+    nonzero = run["nonzero"][3]
     assert (f"{count(nonzero)} of the 4,096 first-layer gradient entries "
             f"are nonzero" in text)
     assert f"would change {count(changed)} of the weights" in text
-    assert page.page.locator("#depth-explorer-app output").inner_text() == "7"
+    assert page.page.locator("#depth-explorer-app output").inner_text() == "5"
     points = page.page.locator("#depth-explorer-app polyline").get_attribute(
         "points")
-    assert len(points.split()) == 7  # one point per layer
+    assert len(points.split()) == 5  # one point per layer
 
 
 def test_chain_explorer_follows_the_sliders(page):
@@ -168,3 +170,12 @@ def test_plots_are_described_by_their_summaries(page):
 
 def test_axe_finds_no_violations(page):
     assert axe_violations(page.page) == []
+
+
+def test_explorer_depths_are_as_the_chapter_describes_them():
+    # the chapter: "every depth from DEPTHS[0] to DEPTHS[9], then every
+    # fifth up to DEPTHS[-1]"
+    first, rest = explorers.DEPTHS[:10], explorers.DEPTHS[9:]
+    assert first == list(range(first[0], first[0] + 10))
+    assert all(b - a == 5 for a, b in zip(rest, rest[1:]))
+    assert explorers.depth_data.__defaults__[0] is explorers.DEPTHS

@@ -63,17 +63,17 @@ def gradient_diagnostic(activation, depth=30, width=64, init="he",
     return audit(hidden, torch.autograd.grad(out, hidden), lr)
 
 
-def depth_sweep(activation, max_depth=50, width=64, init="he",
+def depth_sweep(activation, depths=range(1, 51), width=64, init="he",
                 batch=128, lr=0.1, seed=6050):
-    """gradient_diagnostic for every depth 1..max_depth, in one pass.
+    """gradient_diagnostic for each of the depths, in one pass.
 
     One forward pass serves all depths, because the network of depth d
     is a prefix of the deepest one (see build_mlp).
     """
-    x, hidden, head = build_mlp(max_depth, width, init, batch, seed)
+    x, hidden, head = build_mlp(max(depths), width, init, batch, seed)
     acts = hidden_activations(activation, x, hidden)
     results = []
-    for d in range(1, max_depth + 1):
+    for d in depths:
         out = (acts[d - 1] @ head.T).mean()
         grads = torch.autograd.grad(out, hidden[:d], retain_graph=True)
         results.append(audit(hidden[:d], grads, lr))

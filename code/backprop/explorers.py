@@ -21,12 +21,16 @@ def shown(x):
     return float(f"{x:.3g}")
 
 
-def depth_data(max_depth=50, width=64, lr=0.1):
+# Every depth up to 10, where the curves change fastest, then every fifth.
+DEPTHS = [*range(1, 11), *range(15, 51, 5)]
+
+
+def depth_data(depths=DEPTHS, width=64, lr=0.1):
     """Every setting of the depth explorer, from depth.depth_sweep."""
     runs = {}
     for activation in ACTIVATION_LABELS:
         for init in INIT_LABELS:
-            sweep = depth.depth_sweep(activation, max_depth, width, init,
+            sweep = depth.depth_sweep(activation, depths, width, init,
                                       lr=lr)
             runs[f"{activation}|{init}"] = {
                 "norms": [[shown(v) for v in r["norms"]] for r in sweep],
@@ -34,10 +38,10 @@ def depth_data(max_depth=50, width=64, lr=0.1):
                 "nonzero": [r["first_nonzero"] for r in sweep],
             }
     return {
-        "maxDepth": max_depth, "size": width * width, "lr": lr,
+        "depths": list(depths), "size": width * width, "lr": lr,
         "labels": {"activation": ACTIVATION_LABELS, "init": INIT_LABELS},
         "start": {"activation": "sigmoid", "init": "he",
-                  "depth": min(30, max_depth)},
+                  "depth": 30 if 30 in depths else max(depths)},
         "runs": runs,
     }
 

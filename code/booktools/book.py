@@ -175,7 +175,9 @@ class ChapterRun:
             kernel_name="python3",
             resources={"metadata": {"path": str(self.path.parent)}})
         self.client.create_kernel_manager()
-        env = dict(os.environ)
+        # One thread per kernel: make runs two chapters side by side, and
+        # the results then do not depend on the number of cores.
+        env = {**os.environ, "OMP_NUM_THREADS": "1"}
         if formats:  # one run for several outputs (see backprop.quiz)
             env["BOOK_FORMATS"] = ",".join(formats)
         self.client.start_new_kernel(env=env)

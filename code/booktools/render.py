@@ -3,14 +3,17 @@
     python -m booktools.render html pdf slides   # what `make book` runs
     python -m booktools.render pdf --profile instructor
 
-Quarto renders one format per call, and a `--to typst` render of the book
-removes the site's HTML from `_book/`. So the PDF renders in a copy of the
-book's sources, at the same time as the site, and is copied in when both
-are done; the slides (their own small project in `slides/`) follow the PDF
-in the same lane. Nothing here executes code: `make` has already run each
-chapter once into `chapters/*-executed.ipynb`.
+Nothing here executes code: `make` has already run each chapter once into
+`chapters/*-executed.ipynb`. Quarto renders one format per call, so the
+site and the PDF render side by side, each in its own copy of the book's
+sources, and the slides (their own small project in `slides/`) follow
+the PDF in the second lane. The copies matter twice: two renders in one
+folder would share Quarto's state (and a Typst render of a book clears the
+site's pages), and Quarto's project scan walks every folder of the
+project, where `.venv/` alone (40,000 files) costs it seconds per render.
 """
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -23,10 +26,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "_book"
 SLIDES = ROOT / "slides"
 DECK = "backprop"  # slides/backprop.qmd
-# What a PDF render reads: the book's configuration, pages and chapters.
-PDF_SOURCES = ["_quarto.yml", "_quarto-instructor.yml", "index.qmd",
-               "references.qmd", "references.bib", "favicon.png", "site",
-               "explorers", "chapters"]
+# What a render of the book reads: configuration, pages, chapters, and
+# the files the site links or loads.
+SOURCES = ["_quarto.yml", "_quarto-instructor.yml", "index.qmd",
+           "references.qmd", "references.bib", "favicon.png", "site",
+           "explorers", "chapters", "notebooks"]
 # Debian's Chromium, driven by Playwright (its own browsers are not used).
 CHROMIUM = (shutil.which("chromium") or shutil.which("chromium-browser")
             or shutil.which("google-chrome"))
@@ -49,23 +53,34 @@ def quarto(args, cwd):
     return result.stdout
 
 
-def render_site():
-    return quarto(["--to", "html"], ROOT)
-
-
-def render_pdf(staging, profile=None):
-    """The PDF, rendered in a copy of the sources, into staging/."""
-    with tempfile.TemporaryDirectory(prefix="book-pdf-") as tmp:
-        for name in PDF_SOURCES:
+@contextlib.contextmanager
+def book_copy():
+    """A temporary folder with a copy of the book's sources."""
+    with tempfile.TemporaryDirectory(prefix="book-render-") as tmp:
+        for name in SOURCES:
             source = ROOT / name
             if source.is_dir():
                 shutil.copytree(source, Path(tmp) / name, ignore=shutil
                                 .ignore_patterns("*_files", "*.qmd"))
-            else:
+            elif source.exists():
                 shutil.copy2(source, tmp)
+        yield Path(tmp)
+
+
+def render_site(staging):
+    """The site, rendered in a copy, into staging/site."""
+    with book_copy() as tmp:
+        log = quarto(["--to", "html"], tmp)
+        shutil.move(tmp / "_book", Path(staging) / "site")
+        return log
+
+
+def render_pdf(staging, profile=None):
+    """The PDF, rendered in a copy, into staging/."""
+    with book_copy() as tmp:
         args = ["--to", "typst"] + (["--profile", profile] if profile else [])
         log = quarto(args, tmp)
-        (pdf,) = (Path(tmp) / "_book").glob("*.pdf")
+        (pdf,) = (tmp / "_book").glob("*.pdf")
         shutil.copy2(pdf, staging)
         return log
 
@@ -106,8 +121,10 @@ def render(targets, profile=None):
     """Render the targets ("html", "pdf", "slides"): the site in one lane,
     the PDF then the slides in the other. Each log is printed whole."""
     with tempfile.TemporaryDirectory(prefix="book-staging-") as staging:
+        staging = Path(staging)
         with ThreadPoolExecutor(max_workers=2) as pool:
-            lanes = [pool.submit(render_site)] if "html" in targets else []
+            lanes = ([pool.submit(render_site, staging)]
+                     if "html" in targets else [])
             lanes.append(pool.submit(_second_lane, targets, staging, profile))
             failures = []
             for lane in lanes:
@@ -117,11 +134,13 @@ def render(targets, profile=None):
                     failures.append(str(err))
         if failures:
             raise RenderError("\n".join(failures))
-        # the site's render rebuilt _book/, so the rest is copied in after
+        if "html" in targets:  # the new site replaces the old one whole
+            shutil.rmtree(SITE, ignore_errors=True)
+            shutil.move(staging / "site", SITE)
         if "pdf" in targets:
             outdir = SITE if profile is None else ROOT / f"_book-{profile}"
             outdir.mkdir(exist_ok=True)
-            for pdf in Path(staging).glob("*.pdf"):
+            for pdf in staging.glob("*.pdf"):
                 shutil.copy2(pdf, outdir)
     if "slides" in targets:
         (SITE / "slides").mkdir(parents=True, exist_ok=True)

@@ -37,14 +37,14 @@ test("the two paths of z = x y + y add up to x + 1", () => {
 });
 
 const DATA = {
-  maxDepth: 2,
+  depths: [1, 3],
   size: 4096,
   lr: 0.1,
   labels: { activation: { relu: "ReLU" }, init: { he: "He" } },
-  start: { activation: "relu", init: "he", depth: 2 },
+  start: { activation: "relu", init: "he", depth: 3 },
   runs: {
     "relu|he": {
-      norms: [[0.5], [1e-15, 2.0]],
+      norms: [[0.5], [1e-15, 0.3, 2.0]],
       changed: [4096, 17],
       nonzero: [4096, 4096],
     },
@@ -52,10 +52,12 @@ const DATA = {
 };
 
 test("each setting selects its own precomputed run", () => {
-  const run = runFor(DATA, "relu", "he", 2);
-  assert.deepEqual(run.norms, [1e-15, 2.0]);
+  const run = runFor(DATA, "relu", "he", 3);
+  assert.deepEqual(run.norms, [1e-15, 0.3, 2.0]);
   assert.equal(run.changed, 17);
   assert.equal(runFor(DATA, "relu", "he", 1).changed, 4096);
+  // the depths need not be consecutive, and a missing one is an error
+  assert.throws(() => runFor(DATA, "relu", "he", 2), RangeError);
 });
 
 test("ratios read as decimals when moderate", () => {
@@ -72,8 +74,8 @@ test("the log axis covers every positive value in whole decades", () => {
 });
 
 test("the summary states the result in words", () => {
-  const text = describe(DATA, "relu", "he", 2);
-  assert.match(text, /^ReLU, He, 2 hidden layers/);
+  const text = describe(DATA, "relu", "he", 3);
+  assert.match(text, /^ReLU, He, 3 hidden layers/);
   assert.match(text, /1\.00 × 10⁻¹⁵ at the first layer and 2\.00 × 10⁰/);
   assert.match(text, /first layer's norm is 5\.00 × 10⁻¹⁶ times/);
   assert.match(text, /4,096 of the 4,096 first-layer gradient entries/);
