@@ -422,3 +422,26 @@ def test_deck_is_offline_accessible_and_fits_its_slides(render_log):
         [pdfinfo, str(HANDOUT)], capture_output=True, text=True,
         check=True).stdout)
     assert int(pages.group(1)) == total  # one printed page per slide
+
+
+@needs_quarto
+def test_deck_speaker_view_shows_each_slides_notes(render_log):
+    from browser import chromium, serve
+
+    with serve(BOOK) as origin, chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(f"{origin}/slides/backprop.html", wait_until="networkidle")
+        page.wait_for_function("window.Reveal && Reveal.isReady()")
+        notes = page.evaluate("[...document.querySelectorAll('.slides > "
+                              "section')].map(s => !!s.querySelector("
+                              "'aside.notes'))")
+        assert all(notes[1:]), notes  # every slide after the title
+        page.evaluate("Reveal.slide(1)")
+        with page.expect_popup() as opened:
+            page.keyboard.press("s")  # Reveal.js's speaker view
+        speaker = opened.value
+        shown = speaker.locator(".speaker-controls-notes")
+        shown.wait_for()
+        expected = " ".join(page.locator(".slides > section").nth(1)
+                            .locator("aside.notes p").text_content().split())
+        assert expected in " ".join(shown.inner_text().split())
