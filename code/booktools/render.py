@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -41,6 +42,13 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic",
 
 class RenderError(RuntimeError):
     pass
+
+
+def timed(what, step, *args):
+    """step(*args)'s log, followed by a line that says how long it took."""
+    start = time.perf_counter()
+    log = step(*args)
+    return f"{log}{what} took {time.perf_counter() - start:.1f} s\n"
 
 
 def quarto(args, cwd):
@@ -123,7 +131,8 @@ def render(targets, profile=None):
     with tempfile.TemporaryDirectory(prefix="book-staging-") as staging:
         staging = Path(staging)
         with ThreadPoolExecutor(max_workers=2) as pool:
-            lanes = ([pool.submit(render_site, staging)]
+            lanes = ([pool.submit(timed, "render: the site", render_site,
+                                  staging)]
                      if "html" in targets else [])
             lanes.append(pool.submit(_second_lane, targets, staging, profile))
             failures = []
@@ -151,9 +160,9 @@ def render(targets, profile=None):
 def _second_lane(targets, staging, profile):
     logs = []
     if "pdf" in targets:
-        logs.append(render_pdf(staging, profile))
+        logs.append(timed("render: the PDF", render_pdf, staging, profile))
     if "slides" in targets:
-        logs.append(render_slides())
+        logs.append(timed("render: the slides and handout", render_slides))
     return "".join(logs)
 
 
