@@ -445,3 +445,27 @@ def test_deck_speaker_view_shows_each_slides_notes(render_log):
         expected = " ".join(page.locator(".slides > section").nth(1)
                             .locator("aside.notes p").text_content().split())
         assert expected in " ".join(shown.inner_text().split())
+
+
+# Height of each display sum sign, in units of its font size: a math font
+# draws it large in display style; a text font draws it at letter size.
+SUM_SIGNS = """() => [...document.querySelectorAll('munderover')]
+  .filter(m => m.firstElementChild.textContent.trim() === '∑')
+  .map(m => m.firstElementChild.getBoundingClientRect().height
+            / parseFloat(getComputedStyle(m).fontSize))"""
+
+
+@needs_quarto
+def test_math_is_set_in_a_math_font(render_log):
+    # in a text font a sum is letter-sized and its limits crowd it
+    # (site/site.css); in a math font it is half as tall again
+    from browser import chromium, serve
+
+    with serve(BOOK) as origin, chromium() as browser:
+        page = browser.new_page()
+        # the deck's print layout shows every slide at once
+        for path in ("chapters/backprop.html", "slides/backprop.html"
+                                                "?print-pdf"):
+            page.goto(f"{origin}/{path}", wait_until="networkidle")
+            sums = page.evaluate(SUM_SIGNS)
+            assert sums and min(sums) > 1.3, (path, sums)
