@@ -30,6 +30,8 @@ import yaml
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+from booktools.render import SLIDES
+
 ROOT = Path(__file__).resolve().parents[2]
 FENCE = re.compile(r"^(`{3,})\s*(.*?)\s*$")
 INLINE = re.compile(r"(?:^|[^`])`\{python\}[ \t]([^`]+)`", re.MULTILINE)
@@ -448,9 +450,6 @@ def to_quarto_notebook(run):
 
 FORMATS = ["html", "typst"]  # what the book renders one execution to
 NOTEBOOKS = ROOT / "notebooks"
-
-
-SLIDES = ROOT / "slides"
 
 
 def slide_numbers(run, spec_path=SLIDES / "numbers.yml"):

@@ -13,6 +13,7 @@ site's pages), and Quarto's project scan walks every folder of the
 project, where `.venv/` alone (40,000 files) costs it seconds per render.
 """
 
+import argparse
 import contextlib
 import os
 import shutil
@@ -167,21 +168,23 @@ def _second_lane(targets, staging, profile):
 
 
 def main(argv):
-    profile = None
-    if "--profile" in argv:
-        i = argv.index("--profile")
-        profile, argv = argv[i + 1], argv[:i] + argv[i + 2:]
-    unknown = set(argv) - {"html", "pdf", "slides"}
-    if not argv or unknown:
-        sys.exit(__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m booktools.render",
+        description="Render the executed book into _book/.")
+    parser.add_argument("targets", nargs="+",
+                        choices=["html", "pdf", "slides"])
+    parser.add_argument("--profile", help="a Quarto profile for the PDF, "
+                        "such as instructor (into _book-<profile>/)")
+    args = parser.parse_args(argv)
     os.chdir(ROOT)
     try:
-        render(argv, profile)
+        render(args.targets, args.profile)
     except RenderError as err:
-        if "html" in argv:  # nothing half-built may look complete
+        html = "html" in args.targets
+        if html:  # nothing half-built may look complete
             shutil.rmtree(SITE, ignore_errors=True)
         sys.exit(f"{err}\nerror: the render failed (see above)"
-                 + ("; _book/ was removed" if "html" in argv else ""))
+                 + ("; _book/ was removed" if html else ""))
 
 
 if __name__ == "__main__":
