@@ -178,4 +178,3 @@ def test_explorer_depths_are_as_the_chapter_describes_them():
     first, rest = explorers.DEPTHS[:10], explorers.DEPTHS[9:]
     assert first == list(range(first[0], first[0] + 10))
     assert all(b - a == 5 for a, b in zip(rest, rest[1:]))
-    assert explorers.depth_data.__defaults__[0] is explorers.DEPTHS

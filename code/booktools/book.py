@@ -455,13 +455,15 @@ NOTEBOOKS = ROOT / "notebooks"
 def slide_numbers(run, spec_path=SLIDES / "numbers.yml"):
     """{name: text} of the numbers the deck shows, if it takes them from
     this chapter: each is an expression evaluated in the chapter's
-    namespace after the run (slides/numbers.yml), shown exactly as an
-    inline `{python}` expression would show it."""
+    namespace after the run (slides/numbers.yml), as text (the prose
+    helpers' values are the text an inline expression shows)."""
     spec = yaml.safe_load(Path(spec_path).read_text())
     if (ROOT / spec["chapter"]).resolve() != run.path:
         return None
-    shown = run._expressions(list(spec["numbers"].values()))
-    return {name: shown[expr] for name, expr in spec["numbers"].items()}
+    numbers = {**spec["settings"], **spec["results"]}
+    texts = run.value("[" + ", ".join(f"str({e})" for e in numbers.values())
+                      + "]")
+    return dict(zip(numbers, texts))
 
 
 def execute_chapter(path, notebooks=NOTEBOOKS, slides=SLIDES):
