@@ -46,15 +46,18 @@ DEPENDS := $(wildcard code/backprop/*.py code/booktools/*.py) \
 chapters/%-executed.ipynb: chapters/%.qmd $(DEPENDS) | $(VENV)/.installed
 	$(PY) -m booktools.book execute $<
 
-# The main chapter's run also writes the numbers of the slides.
-chapters/backprop-executed.ipynb: slides/numbers.yml
+# Each run also keeps the numbers that the slides take from its chapter;
+# they are gathered into slides/_variables.yml for the deck.
+$(EXECUTED): slides/numbers.yml
+slides/_variables.yml: $(EXECUTED)
+	$(PY) -m booktools.book variables
 
 notebooks: $(EXECUTED)
 	$(PY) -m booktools.book bundle
 
 # The chapters are independent: run them side by side (2 cores here).
 executed: $(VENV)/.installed
-	@$(MAKE) --no-print-directory -j2 $(EXECUTED)
+	@$(MAKE) --no-print-directory -j2 $(EXECUTED) slides/_variables.yml
 
 bench: setup
 	$(PY) -m booktools.book bench

@@ -43,8 +43,8 @@ def test_chapter_executes_with_every_inline_value(path, run_chapter):
     assert not any("Error" in v or "Traceback" in v for v in values)
 
 
-def test_main_chapter_engine_matches_hand_derivation(run_chapter):
-    run = run_chapter("backprop")
+def test_engine_matches_hand_derivation(run_chapter):
+    run = run_chapter("autograd")
     z = 0.7 * 2.0 - 0.5
     s = 1 / (1 + math.exp(-z))
     assert inline(run, "fixed(w.grad, 6)") == fixed(
@@ -52,7 +52,7 @@ def test_main_chapter_engine_matches_hand_derivation(run_chapter):
     assert "Value engine: 0.337801" in printed(run, "engine-check")
 
 
-def test_main_chapter_gaps_are_rounding(run_chapter):
+def test_hand_written_gaps_are_rounding(run_chapter):
     run = run_chapter("backprop")
     gaps32, gaps64 = run.value("gaps32"), run.value("gaps64")
     assert set(gaps32) == {"W1", "b1", "W2", "b2"}
@@ -61,8 +61,8 @@ def test_main_chapter_gaps_are_rounding(run_chapter):
     assert run.value("outer_gap") < 1e-6  # against autograd: rounding only
 
 
-def test_main_chapter_depth_audit_as_printed(run_chapter):
-    run = run_chapter("backprop")
+def test_depth_audit_as_printed(run_chapter):
+    run = run_chapter("deep")
     assert inline(run, 'count(sig["first_nonzero"])') == "4,096"
     assert inline(run, 'count(sig["first_changed"])') == "0"
     assert inline(run, 'count(relu["first_changed"])') == "4,096"
@@ -71,16 +71,16 @@ def test_main_chapter_depth_audit_as_printed(run_chapter):
     assert "ReLU gate at z = -1, 0, 1: [0.0, 0.0, 1.0]" in text
 
 
-def test_main_chapter_gains_match_the_variance_formula(run_chapter):
-    run = run_chapter("backprop")
+def test_gains_match_the_variance_formula(run_chapter):
+    run = run_chapter("deep")
     # n Var(w) / 2 for n = 256, derived by hand
     assert inline(run, "fixed(gains[small])") == fixed(256 * 0.05**2 / 2)
     assert inline(run, "fixed(gains[large])") == fixed(256 * 0.12**2 / 2)
     assert inline(run, "fixed(gains[he_name])") == fixed(1.0)
 
 
-def test_main_chapter_rules_show_their_point(run_chapter):
-    run = run_chapter("backprop")
+def test_rules_show_their_point(run_chapter):
+    run = run_chapter("autograd")
     text = printed(run, "rule-accumulate")
     assert "tensor([2., 2., 2.])" in text and "tensor([4., 4., 4.])" in text
     assert "leaf? False" in printed(run, "rule-no-grad")
@@ -91,11 +91,11 @@ def test_main_chapter_rules_show_their_point(run_chapter):
 
 
 def test_exercise_solutions_hold(run_chapter):
-    run = run_chapter("backprop")
+    assert run_chapter("deep").value('xavier["first_changed"]') == 0
+    run = run_chapter("autograd")
     losses = run.value("tanh_losses")
     assert len(losses) == 50
     assert all(b < a for a, b in zip(losses, losses[1:]))
-    assert run.value('xavier["first_changed"]') == 0
     with_zero, without = run.value("with_zero"), run.value("without_zero")
     assert with_zero[-1] < 0.05 < without[-1]
     assert all(b <= a for a, b in zip(with_zero, with_zero[1:]))
@@ -192,7 +192,7 @@ def test_companion_detach(run_chapter):
 
 
 def test_depth_explorer_shows_the_static_figures_numbers(run_chapter):
-    run = run_chapter("backprop")
+    run = run_chapter("deep")
     at = run.value('explorer_data["depths"].index(len(diagnostics["relu"]'
                    '["norms"]))')  # the static figure's depth
     for name in ("sigmoid", "relu"):
@@ -220,8 +220,8 @@ def powers_of_ten(text):
 
 def test_alt_texts_describe_the_computed_figures(run_chapter):
     # fig-alt cannot hold inline code, so its numbers are checked here
-    run = run_chapter("backprop")
-    path = book.ROOT / "chapters" / "backprop.qmd"
+    run = run_chapter("deep")
+    path = book.ROOT / "chapters" / "deep.qmd"
     sig_first = run.value('diagnostics["sigmoid"]["norms"][0]')
     assert powers_of_ten(alt_text(path, "fig-depth")) == [round(
         math.log10(sig_first))]
@@ -231,12 +231,13 @@ def test_alt_texts_describe_the_computed_figures(run_chapter):
         "curves[large][-1]")
     assert powers_of_ten(alt_text(path, "fig-energy")) == [
         round(math.log10(small)), round(math.log10(large))]
-    blame = run.value("blame_mag")  # smallest in the first hidden layer
+    # the blame is smallest in the first hidden layer
+    blame = run_chapter("backprop").value("blame_mag")
     assert blame[0] < blame[1] < blame[2]
 
 
 def test_relu_halves_the_second_moment_not_the_variance(run_chapter):
-    run = run_chapter("backprop")
+    run = run_chapter("deep")
     # for a standard normal z: E[relu(z)^2] = 1/2 exactly, and
     # Var(relu(z)) = 1/2 - E[relu(z)]^2 = 1/2 - 1/(2 pi), by hand
     assert run.value("second_moment_ratio.item()") == pytest.approx(
@@ -246,7 +247,7 @@ def test_relu_halves_the_second_moment_not_the_variance(run_chapter):
 
 
 def test_linear_default_scale_is_a_sixth_per_relu_layer(run_chapter):
-    run = run_chapter("backprop")
+    run = run_chapter("deep")
     # U(-a, a) with a = 1/sqrt(n) has variance a^2 / 3 = 1 / (3 n); a ReLU
     # layer multiplies Var(z) by n Var(w) / 2 = 1/6
     assert run.value("default_gain") == pytest.approx(1 / 6, abs=0.01)
@@ -255,7 +256,7 @@ def test_linear_default_scale_is_a_sixth_per_relu_layer(run_chapter):
 
 
 def test_rules_show_the_scaled_leaf_and_the_early_step(run_chapter):
-    run = run_chapter("backprop")
+    run = run_chapter("autograd")
     lines = printed(run, "rule-scaled-leaf").splitlines()
     assert "leaf? False" in lines[0] and lines[0].endswith("grad: None")
     assert "leaf? True" in lines[1]
@@ -265,13 +266,13 @@ def test_rules_show_the_scaled_leaf_and_the_early_step(run_chapter):
 
 
 def test_xavier_estimate_errs_high_for_the_stated_reason(run_chapter):
-    run = run_chapter("backprop")
+    run = run_chapter("deep")
     assert run.value("ceiling_over_measured") > 1
     assert run.value("mean_gate") < 0.25  # gates below their peak
 
 
 def test_cost_section_numbers_follow_from_the_shapes(run_chapter):
-    run = run_chapter("backprop")
+    run = run_chapter("autograd")
     forward = 2 * 128 * (64 * 64 + 64 * 64 + 64 * 1)  # three products
     backward = 2 * forward - 2 * 128 * 64 * 64  # no input gradient
     assert run.value("fwd_flops") == forward
@@ -284,8 +285,8 @@ def test_cost_section_numbers_follow_from_the_shapes(run_chapter):
 
 
 def test_cost_alt_texts_describe_the_computed_figures(run_chapter):
-    run = run_chapter("backprop")
-    path = book.ROOT / "chapters" / "backprop.qmd"
+    run = run_chapter("autograd")
+    path = book.ROOT / "chapters" / "autograd.qmd"
     last = run.value("costs[-1]")
     assert powers_of_ten(alt_text(path, "fig-cost")) == [
         round(math.log10(last["forward mode"])),
@@ -324,7 +325,7 @@ def test_jacobian_and_softmax_checks_hold(run_chapter):
 
 
 def test_first_layer_drop_comes_from_the_zero_mean_input(run_chapter):
-    text = printed(run_chapter("backprop"), "first-layer-input")
+    text = printed(run_chapter("deep"), "first-layer-input")
     raw, positive = (float(line.rsplit("= ", 1)[1])
                      for line in text.splitlines())
     assert raw > 10 and positive < 4  # the jump goes with the sign mix
@@ -342,6 +343,7 @@ def test_new_exercise_solutions_hold(run_chapter):
     assert errors["1e-10"] > errors["0.0001"]  # rounding at tiny h
     gaps = run.value("bug_gaps")
     assert gaps[0] > 1e-3 and gaps[1] > 1e-3 and gaps[2] < 1e-6
+    run = run_chapter("autograd")
     assert run.value("max(ops_gaps)") < 1e-12
     predictions = run.value("final_predictions")
     assert [p > 0.5 for p in predictions] == [False, True, True, False]

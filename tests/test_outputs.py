@@ -71,7 +71,7 @@ def test_figures_carry_no_timestamps():
 @pytest.fixture(scope="module")
 def notebooks(run_chapter):
     return {f"{name}.ipynb": book.to_notebook(run_chapter(name).cells)
-            for name in ("backprop", "by-hand")}
+            for name in ("backprop", "autograd", "by-hand")}
 
 
 def test_notebooks_are_clean_and_leave_out_the_solutions(notebooks):
@@ -83,7 +83,8 @@ def test_notebooks_are_clean_and_leave_out_the_solutions(notebooks):
             assert leftover not in text, (name, leftover)
         assert not re.search(r"\{#(sec|eq|exr)-", text)
     main = json.dumps(notebooks["backprop.ipynb"])
-    assert "## Solution" not in main and "tanh_losses" not in main
+    assert "## Solution" not in main and "bug_gaps" not in main
+    assert "tanh_losses" not in json.dumps(notebooks["autograd.ipynb"])
     # exercises keep their numbers and titles, as the book numbers them
     numbers = book.book_numbers()
     assert (f"### Exercise {numbers['exr-by-hand']} (Pencil, easy)"

@@ -4,6 +4,7 @@ The rendered deck and its handout are checked in test_render.py.
 """
 
 import re
+from pathlib import Path
 
 import torch
 import yaml
@@ -16,7 +17,8 @@ SPEC = yaml.safe_load((book.ROOT / "slides" / "numbers.yml").read_text())
 
 def test_deck_shows_exactly_the_numbers_it_computes():
     used = set(re.findall(r"\{\{< var (\w+) >\}\}", DECK.read_text()))
-    assert used == set(SPEC["settings"]) | set(SPEC["results"])
+    assert used == {name for part in SPEC.values() for section in part.values()
+                    for name in section}
 
 
 def test_deck_figures_are_the_committed_figures():
@@ -30,12 +32,16 @@ def test_deck_figures_are_the_committed_figures():
 
 
 def test_slide_numbers_are_the_chapter_numbers(run_chapter):
-    run = run_chapter("backprop")
-    numbers = book.slide_numbers(run)
-    shown = {value for cell in run.cells for _, value in cell.inline}
-    # each result is one that the chapter itself shows...
-    results = {numbers[name] for name in SPEC["results"]}
-    assert results <= shown, results - shown
+    numbers = {}
+    for path, part in SPEC.items():
+        run = run_chapter(Path(path).stem)
+        mine = book.slide_numbers(run)
+        assert set(mine) == set(part["settings"]) | set(part["results"])
+        # each result is one that its chapter itself shows...
+        shown = {value for cell in run.cells for _, value in cell.inline}
+        results = {mine[name] for name in part["results"]}
+        assert results <= shown, results - shown
+        numbers.update(mine)
     # ...the worked neuron's gradient is autograd's, for the inputs that
     # the slide states...
     w, x, b, y = (float(numbers[f"neuron_{v}"].replace("−", "-"))

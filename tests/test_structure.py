@@ -136,10 +136,13 @@ def test_cell_labels_use_only_figure_and_table_prefixes(path):
 
 def test_notebook_numbering_follows_the_book():
     numbers = book.book_numbers()
-    # the preface is unnumbered, so the main chapter is 1, the companion 2
+    # the preface is unnumbered: the three chapters of the text are 1 to 3
+    # and the companion 4
     assert numbers["sec-backprop"] == "1"
-    assert numbers["sec-by-hand"] == "2"
-    assert numbers["sec-chain"] == "1.1"
+    assert numbers["sec-autograd"] == "2" and numbers["sec-deep"] == "3"
+    assert numbers["sec-by-hand"] == "4"
+    assert numbers["sec-chain"] == "1.1" and numbers["sec-engine"] == "2.1"
+    assert numbers["exr-tanh"] == "2.1" and numbers["exr-xavier"] == "3.1"
     assert numbers["eq-chain"] == "1.1" and numbers["fig-graph"] == "1.1"
     assert numbers["exr-by-hand"] == "1.1"
     referable = {x for x in all_labels() if CROSSREF.match("@" + x)}

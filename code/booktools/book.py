@@ -4,6 +4,8 @@
     python -m booktools.book execute CHAPTER   # run it once: what Quarto
                                               # renders, and its notebook
     python -m booktools.book bundle            # zip the student notebooks
+    python -m booktools.book variables         # the slides' numbers, from
+                                              # the executed chapters
     python -m booktools.book bench             # build times against Quarto
 
 Execution mirrors Quarto's Jupyter engine: one fresh kernel per chapter,
@@ -453,35 +455,53 @@ NOTEBOOKS = ROOT / "notebooks"
 
 
 def slide_numbers(run, spec_path=SLIDES / "numbers.yml"):
-    """{name: text} of the numbers the deck shows, if it takes them from
-    this chapter: each is an expression evaluated in the chapter's
-    namespace after the run (slides/numbers.yml), as text (the prose
-    helpers' values are the text an inline expression shows)."""
+    """{name: text} of the numbers the deck takes from this chapter: each
+    is an expression evaluated in the chapter's namespace after the run
+    (slides/numbers.yml), as text (the prose helpers' values are the text
+    an inline expression shows). Empty if the deck takes none from it."""
     spec = yaml.safe_load(Path(spec_path).read_text())
-    if (ROOT / spec["chapter"]).resolve() != run.path:
-        return None
-    numbers = {**spec["settings"], **spec["results"]}
-    texts = run.value("[" + ", ".join(f"str({e})" for e in numbers.values())
-                      + "]")
+    mine = {name: part for name, part in spec.items()
+            if (ROOT / name).resolve() == run.path}
+    numbers = {name: expr for part in mine.values()
+               for section in ("settings", "results")
+               for name, expr in part[section].items()}
+    if not numbers:
+        return {}
+    # the prose helpers are at hand whether or not the chapter imports them
+    texts = run.value(
+        "(lambda count, fixed, joined, sci: ["
+        + ", ".join(f"str({e})" for e in numbers.values())
+        + "])(*(getattr(__import__('backprop.prose').prose, name)"
+        " for name in ('count', 'fixed', 'joined', 'sci')))")
     return dict(zip(numbers, texts))
 
 
 def execute_chapter(path, notebooks=NOTEBOOKS, slides=SLIDES):
     """Run a chapter once; write what Quarto renders to every format
-    (chapters/x-executed.ipynb), the student notebook (notebooks/) and,
-    for the main chapter, the numbers of the slides."""
+    (chapters/x-executed.ipynb, which also keeps the numbers the slides
+    take from this chapter) and the student notebook (notebooks/)."""
     with ChapterRun(path, formats=FORMATS) as run:
         quiz_texts = run.value("__import__('backprop.quiz').quiz.NOTEBOOK")
-        numbers = slide_numbers(run, Path(slides) / "numbers.yml")
-        nbformat.write(to_quarto_notebook(run), executed_path(run.path))
+        executed = to_quarto_notebook(run)
+        executed.metadata["slide-numbers"] = slide_numbers(
+            run, Path(slides) / "numbers.yml")
+        nbformat.write(executed, executed_path(run.path))
         Path(notebooks).mkdir(parents=True, exist_ok=True)
         nbformat.write(to_notebook(run.cells, quiz_texts),
                        Path(notebooks) / f"{run.path.stem}.ipynb")
-    if numbers is not None:
-        (Path(slides) / "_variables.yml").write_text(
-            "# Written by `make` from the run of " + Path(path).name
-            + "; do not edit.\n"
-            + yaml.safe_dump(numbers, sort_keys=False, allow_unicode=True))
+
+
+def write_slide_variables(slides=SLIDES):
+    """slides/_variables.yml, for {{< var >}} in the deck: the numbers
+    that each chapter's run kept, in the order of slides/numbers.yml."""
+    spec = yaml.safe_load((Path(slides) / "numbers.yml").read_text())
+    numbers = {}
+    for name in spec:
+        executed = nbformat.read(executed_path(ROOT / name), as_version=4)
+        numbers.update(executed.metadata["slide-numbers"])
+    (Path(slides) / "_variables.yml").write_text(
+        "# Written by `make` from the chapters' runs; do not edit.\n"
+        + yaml.safe_dump(numbers, sort_keys=False, allow_unicode=True))
 
 
 def bundle_notebooks(notebooks=NOTEBOOKS):
@@ -509,7 +529,7 @@ def numeric_neuron():
 
 
 def chapter_figures():
-    """(name, Figure) for every figure of the main chapter, in order."""
+    """(name, Figure) for every figure of chapters 1 to 3, in order."""
     import torch
 
     from backprop import blame, cost, depth, energy, figures, style
@@ -608,9 +628,6 @@ def bench():
     seconds = running + rendering
     ours = log.count("booktools.book execute")
     quartos = log.count("Starting python3 kernel")
-    page = ROOT / "_book" / "chapters" / "backprop.html"
-    size = page.stat().st_size
-    packed = len(gzip.compress(page.read_bytes()))
     print(f"Quarto's floor (2 pages, 1 cell, HTML + PDF): {floor:6.1f} s")
     print(f"make book, from clean:                        {seconds:6.1f} s")
     print(f"  running the chapters (side by side):        {running:6.1f} s")
@@ -621,8 +638,11 @@ def bench():
           f"{seconds / floor:6.2f}")
     print(f"chapter executions: {ours} by make (once per chapter), "
           f"{quartos} by Quarto")
-    print(f"chapters/backprop.html: {size / 1024:.0f} KiB "
-          f"({packed / 1024:.0f} KiB gzipped)")
+    for page in sorted((ROOT / "_book" / "chapters").glob("*.html")):
+        size = page.stat().st_size
+        packed = len(gzip.compress(page.read_bytes()))
+        print(f"chapters/{page.name}: {size / 1000:.0f} kB "
+              f"({packed / 1000:.0f} kB gzipped)")
 
 
 def main(argv):
@@ -633,6 +653,8 @@ def main(argv):
         execute_chapter(argv[1])
     elif command == "bundle":
         bundle_notebooks()
+    elif command == "variables":
+        write_slide_variables()
     elif command == "bench":
         bench()
     else:
