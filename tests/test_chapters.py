@@ -357,3 +357,25 @@ def test_cross_entropy_gate_cancels_as_derived(run_chapter):
     # and (a - y) a (1 - a) for the half squared error
     assert run.value("mse_grad.item()") == pytest.approx(
         (a - y) * a * (1 - a), rel=1e-9)
+
+
+def test_chapter_three_exercises_hold(run_chapter):
+    import torch
+
+    run = run_chapter("deep")
+    # float32 keeps 24 significant bits: numbers in [1/8, 1/4) lie 2^-26
+    # apart, and a step moves 0.2 once it passes half of that
+    assert run.value("g_needed") == pytest.approx(2.0**-27 / 0.1)
+    assert printed(run, "float32-solution").count("changed? ") == 2
+    assert "changed? False" in printed(run, "float32-solution")
+    assert "changed? True" in printed(run, "float32-solution")
+    assert run.value('sig["first_max"]') < run.value("g_needed") / 1e6
+    # the leaky-ReLU scale, derived by hand, is PyTorch's
+    alpha, width = 0.2, 256
+    gain = torch.nn.init.calculate_gain("leaky_relu", alpha)
+    assert run.value("derived_std") == pytest.approx(gain / width**0.5)
+    derived = run.value('leaky_curves["derived"]')
+    assert 0.5 < min(derived) and max(derived) < 1.5  # steady
+    # with He's scale the std grows by about sqrt(1 + alpha^2) per layer
+    predicted = (1 + alpha**2) ** (39 / 2)
+    assert run.value("leaky_growth") == pytest.approx(predicted, rel=0.2)

@@ -142,7 +142,7 @@ def test_notebook_numbering_follows_the_book():
     assert numbers["sec-autograd"] == "2" and numbers["sec-deep"] == "3"
     assert numbers["sec-by-hand"] == "4"
     assert numbers["sec-chain"] == "1.1" and numbers["sec-engine"] == "2.1"
-    assert numbers["exr-tanh"] == "2.1" and numbers["exr-xavier"] == "3.1"
+    assert numbers["exr-tanh"] == "2.1" and numbers["exr-float32"] == "3.1"
     assert numbers["eq-chain"] == "1.1" and numbers["fig-graph"] == "1.1"
     assert numbers["exr-by-hand"] == "1.1"
     referable = {x for x in all_labels() if CROSSREF.match("@" + x)}

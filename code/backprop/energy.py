@@ -14,13 +14,15 @@ SCHEMES = {  # weight std for fan-in n
 }
 
 
-def signal_std(weight_std, depth=40, width=256, batch=512, seed=6050):
-    """Std of the activations after each of depth ReLU layers."""
+def signal_std(weight_std, depth=40, width=256, batch=512, seed=6050,
+               activation=torch.relu):
+    """Std of the activations after each of depth layers (ReLU unless
+    another activation is given)."""
     torch.manual_seed(seed)  # same draws for every scheme: only scale differs
     h = torch.randn(batch, width)
     stds = []
     for _ in range(depth):
-        h = torch.relu(h @ (torch.randn(width, width) * weight_std(width)))
+        h = activation(h @ (torch.randn(width, width) * weight_std(width)))
         stds.append(float(h.std()))
     return stds
 
