@@ -178,6 +178,7 @@ class ChapterRun:
         self.client = NotebookClient(
             nbformat.v4.new_notebook(), timeout=timeout,
             kernel_name="python3",
+            shutdown_kernel="immediate",  # nothing to save: 0.7 s sooner
             resources={"metadata": {"path": str(self.path.parent)}})
         self.client.create_kernel_manager()
         # One thread per kernel: make runs two chapters side by side, and
