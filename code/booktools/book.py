@@ -497,9 +497,11 @@ def write_slide_variables(slides=SLIDES):
     that each chapter's run kept, in the order of slides/numbers.yml."""
     spec = yaml.safe_load((Path(slides) / "numbers.yml").read_text())
     numbers = {}
-    for name in spec:
-        executed = nbformat.read(executed_path(ROOT / name), as_version=4)
-        numbers.update(executed.metadata["slide-numbers"])
+    for chapter, part in spec.items():
+        executed = nbformat.read(executed_path(ROOT / chapter), as_version=4)
+        kept = executed.metadata["slide-numbers"]
+        for section in ("settings", "results"):
+            numbers.update({name: kept[name] for name in part[section]})
     (Path(slides) / "_variables.yml").write_text(
         "# Written by `make` from the chapters' runs; do not edit.\n"
         + yaml.safe_dump(numbers, sort_keys=False, allow_unicode=True))
