@@ -124,6 +124,18 @@ def test_no_chapter_numbers_typed_into_prose(path):
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
+def test_solutions_number_no_equations(path):
+    # the student PDF leaves the solutions out: a numbered equation in
+    # one would shift the numbers after it between the PDF and the site
+    solutions = re.findall(r'^:::: \{\.content-hidden when-format="typst" '
+                           r'unless-profile="instructor"\}\n(.*?)^::::$',
+                           path.read_text(), re.MULTILINE | re.DOTALL)
+    assert solutions or "{#exr-" not in path.read_text()
+    for solution in solutions:
+        assert "{#eq-" not in solution
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.name)
 def test_cell_labels_use_only_figure_and_table_prefixes(path):
     # Quarto reads a label's prefix as a cross-reference type: a code
     # cell labelled exr-... or eq-... would be taken for one.
