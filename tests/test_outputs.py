@@ -90,6 +90,10 @@ def test_notebooks_are_clean_and_leave_out_the_solutions(notebooks):
     assert (f"### Exercise {numbers['exr-by-hand']} (Pencil, easy)"
             in main)
     assert "def buggy_backward" in main  # an exercise's given code stays
+    # headings carry the book's numbers, which the cross-references use
+    engine = json.dumps(notebooks["autograd.ipynb"])
+    assert f"# {numbers['sec-autograd']} Automatic differentiation" in engine
+    assert f"## {numbers['sec-engine']} A tiny scalar autograd" in engine
 
 
 def isolated_python(root):

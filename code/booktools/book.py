@@ -315,6 +315,10 @@ def _plain_markdown(text, values, numbers):
         lambda m: f"### Exercise {numbers.get(m.group(1), '?')} "
                   f"({m.group(2)})", text)
     text = re.sub(r"^:::+.*$\n?", "", text, flags=re.MULTILINE)
+    text = re.sub(  # "## 2.1 A tiny scalar autograd engine", as numbered
+        r"^(#+) (.*?\{#(sec-[\w-]+)\})",
+        lambda m: f"{m.group(1)} {numbers[m.group(3)]} {m.group(2)}"
+        if m.group(3) in numbers else m.group(0), text, flags=re.MULTILINE)
     text = re.sub(r"\s*\{[#.][^}]*\}", "", text)  # {#sec-x}, {.unnumbered}
 
     def ref(match):
