@@ -71,7 +71,7 @@ def test_figures_carry_no_timestamps():
 @pytest.fixture(scope="module")
 def notebooks(run_chapter):
     return {f"{name}.ipynb": book.to_notebook(run_chapter(name).cells)
-            for name in ("backprop", "autograd", "by-hand")}
+            for name in ("backprop", "autograd", "deep", "by-hand")}
 
 
 def test_notebooks_are_clean_and_leave_out_the_solutions(notebooks):

@@ -52,3 +52,22 @@ def test_slide_numbers_are_the_chapter_numbers(run_chapter):
     assert numbers["neuron_dw"] == f"{w.grad.item():.6f}"
     # ...and the ReLU keeps half of the second moment (sampled)
     assert abs(float(numbers["relu_second_moment"]) - 0.5) < 0.01
+
+
+def test_deck_dividers_name_the_books_chapters():
+    # the deck is its own project and cannot cross-reference the book, so
+    # its typed chapter numbers are checked against the book's numbering
+    numbers = book.book_numbers()
+    titles = {}
+    for path in book.chapters():
+        match = re.search(r"^# (.+?) \{#(sec-[\w-]+)\}", path.read_text(),
+                          re.MULTILINE)
+        if match and match.group(2) in numbers:
+            titles[numbers[match.group(2)]] = match.group(1)
+    dividers = re.findall(r"^# Chapter (\d+): (.+)$", DECK.read_text(),
+                          re.MULTILINE)
+    assert [n for n, _ in dividers] == ["1", "2", "3"]
+    for number, title in dividers:
+        assert titles[number] == title
+    first, last = dividers[0][0], dividers[-1][0]
+    assert f"chapters {first} to {last}" in DECK.read_text()
