@@ -1,5 +1,6 @@
-// Depth explorer: per-layer gradient norms of a deep MLP, and whether a
-// float32 step would move its first layer. The numbers were computed by
+// Depth explorer: per-layer gradient norms of a deep MLP, whether a
+// float32 step would move its first layer, and how open its gates were.
+// The numbers were computed by
 // the book's Python package when the page was built (float64, seed 6050),
 // with the same function that draws the chapter's static figure.
 
@@ -15,8 +16,16 @@ export function runFor(data, activation, init, depth) {
     norms: run.norms[i],
     changed: run.changed[i],
     nonzero: run.nonzero[i],
+    gate: run.gate[i],
+    closed: run.closed[i],
     size: data.size,
   };
+}
+
+/** A share as a whole percentage, with "under 1%" for a small nonzero one. */
+export function percent(share) {
+  if (share > 0 && share < 0.005) return "under 1%";
+  return `${Math.round(100 * share)}%`;
 }
 
 /** Whole decades that cover the positive values: [lowest, highest]. */
@@ -53,7 +62,9 @@ export function describe(data, activation, init, depth) {
   text += `. In float32, ${count(run.nonzero)} of the ${count(run.size)} ` +
     "first-layer gradient entries are nonzero, and one step with " +
     `learning rate ${data.lr} would change ${count(run.changed)} of the ` +
-    "weights.";
+    "weights. Over every unit, example and layer, the gates ϕ′(z) average " +
+    `${fixed(run.gate, 3)}, and ${percent(run.closed)} of them are below ` +
+    `${data.closed}.`;
   return text;
 }
 
@@ -126,7 +137,7 @@ export function mount(root) {
   const controls = doc.createElement("div");
   controls.className = "explorer-controls";
   controls.append(labelled(doc, act, "Activation"),
-    labelled(doc, init, "Initialisation"),
+    labelled(doc, init, "Weight scale"),
     labelled(doc, depth, "Depth (hidden layers)", shown));
   const [svg, summary] = plotAndSummary(doc, id);
 

@@ -87,15 +87,15 @@ def test_value_gradients_match_finite_differences(program, xs):
 
 
 def test_one_neuron_matches_the_hand_derivation():
-    # dL/dw = 2 (a - y) sigma'(z) x with z = w x + b, derived by hand
-    w, x, b, y = 0.7, 2.0, -0.5, 0.3
+    # L = (a - y)^2 / 2, a = sigma(z), z = w x + b. By hand:
+    # dL/dw = (a - y) sigma'(z) x, with sigma'(z) = a (1 - a)
+    w, x, b, y = 0.7, 2.0, -0.5, 0.1
     s = 1 / (1 + math.exp(-(w * x + b)))
     wv = Value(w)
     a = (wv * x + b).sigmoid()
-    ((a - y) * (a - y)).backward()
-    assert math.isclose(wv.grad, 2 * (s - y) * s * (1 - s) * x,
-                        rel_tol=1e-12)
-    assert f"{wv.grad:.6f}" == "0.337801"  # the value the spec reports
+    (0.5 * (a - y) * (a - y)).backward()
+    assert math.isclose(wv.grad, (s - y) * s * (1 - s) * x, rel_tol=1e-12)
+    assert f"{wv.grad:.6f}" == "0.251101"  # the value the chapter prints
 
 
 def test_paths_add_for_a_reused_value():
@@ -126,3 +126,39 @@ def test_backward_twice_accumulates_like_torch():
     out.backward()
     assert first == 3.0
     assert w.grad > first  # leaves accumulate, as torch's .grad does
+
+
+def test_drawn_graph_shows_every_node_and_keeps_lines_off_the_boxes():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.patches import FancyBboxPatch
+
+    from backprop import figures
+
+    w, x, b, y = Value(0.7), Value(2.0), Value(-0.5), Value(0.1)
+    err = (w * x + b).sigmoid() - y
+    loss = 0.5 * err * err
+    loss.backward()
+    fig = figures.value_graph(loss, {w: "w", err: "a − y", loss: "L"})
+    ax = fig.axes[0]
+    nodes = topological_order(loss)
+    boxes = [p for p in ax.patches if isinstance(p, FancyBboxPatch)]
+    assert len(boxes) == len(nodes)
+    texts = [t.get_text() for t in ax.texts]
+    for node in nodes:  # data and gradient, with a true minus sign
+        for number in (node.data, node.grad):
+            assert f"{number:.4g}".replace("-", "−") in texts
+    assert not any("-" in t for t in texts)
+    # every edge runs between boxes: no point of a line lies inside one
+    inside = [p.get_bbox() for p in boxes]
+    for line in ax.lines:
+        xs, ys = line.get_data()
+        for (x0, y0), (x1, y1) in zip(zip(xs, ys), zip(xs[1:], ys[1:])):
+            for t in np.linspace(0.01, 0.99, 50):
+                px, py = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+                assert not any(b.x0 < px < b.x1 and b.y0 < py < b.y1
+                               for b in inside)
+    plt.close(fig)

@@ -1,11 +1,13 @@
-"""The depth audit, the gates and the signal-energy experiment."""
+"""The depth audit, the gates, the signal's size, the fan-in and
+fan-out rules, and the sigmoid at large weight scales."""
 
 import math
 
+import numpy as np
 import pytest
 import torch
 
-from backprop import depth, energy
+from backprop import depth, energy, fans
 
 
 @pytest.fixture(scope="module")
@@ -64,12 +66,13 @@ def test_shallow_networks_are_prefixes_of_deep_ones():
 
 
 @pytest.mark.parametrize("activation", ["sigmoid", "tanh", "relu"])
-def test_depth_sweep_agrees_exactly_with_single_runs(activation):
+@pytest.mark.parametrize("scale", [{"init": "xavier"}, {"gain": 12}])
+def test_depth_sweep_agrees_exactly_with_single_runs(activation, scale):
     depths = [1, 5, 12]  # any depths, not only consecutive ones
-    sweep = depth.depth_sweep(activation, depths, init="xavier")
+    sweep = depth.depth_sweep(activation, depths, **scale)
     for d, result in zip(depths, sweep):
         assert result == depth.gradient_diagnostic(
-            activation, depth=d, init="xavier")
+            activation, depth=d, **scale)
 
 
 def test_diagnostic_matches_an_nn_module_reference():
@@ -127,3 +130,159 @@ def test_measured_growth_matches_the_variance_formula(curves):
         predicted = math.sqrt(energy.gain_per_layer(std))
         measured = (stds[-1] / stds[9]) ** (1 / 30)
         assert measured == pytest.approx(predicted, rel=0.05), name
+
+
+# ---- the sigmoid at large weight scales (chapter 3, Table 3.1) ----------
+
+@pytest.fixture(scope="module")
+def scaled():
+    return {c: depth.gradient_diagnostic("sigmoid", depth=30, gain=c)
+            for c in (2**0.5, 8, 12, 16)}
+
+
+def span(result):
+    return result["norms"][-1] / result["norms"][0]
+
+
+def numpy_gates(activation, c, layers=30, width=64):
+    """phi'(z) at every pre-activation, by a numpy forward pass and the
+    derivatives written out by hand."""
+    x, hidden, _ = depth.build_mlp(layers, width, gain=c)
+    h, gates = x.numpy(), []
+    for W in hidden:
+        z = h @ W.detach().numpy().T
+        if activation == "sigmoid":
+            h = 1 / (1 + np.exp(-z))
+            gates.append(h * (1 - h))
+        elif activation == "tanh":
+            h = np.tanh(z)
+            gates.append(1 / np.cosh(z) ** 2)
+        else:
+            h = np.maximum(z, 0)
+            gates.append((z > 0).astype(float))
+    return np.concatenate([g.ravel() for g in gates])
+
+
+@pytest.mark.parametrize("activation", ["sigmoid", "tanh", "relu"])
+def test_gate_statistics_match_a_numpy_forward_pass(activation):
+    for c in (2**0.5, 12):
+        gates = numpy_gates(activation, c)
+        ours = depth.gradient_diagnostic(activation, gain=c)
+        # 1 - tanh^2 loses digits where tanh is near 1: hence rel=1e-6
+        assert ours["gate_mean"] == pytest.approx(gates.mean(), rel=1e-6)
+        assert ours["gate_closed"] == pytest.approx(
+            (gates < 0.01).mean(), abs=1 / gates.size)
+
+
+def test_gain_sets_every_weight_std_to_c_over_root_n():
+    _, hidden, head = depth.build_mlp(3, width=512, gain=12)
+    for W in hidden:
+        assert W.std().item() == pytest.approx(12 / 512**0.5, rel=0.02)
+    # the output row has only 512 draws
+    assert head.std().item() == pytest.approx(12 / 512**0.5, rel=0.1)
+    # He's rule is the gain sqrt(2), bit for bit up to rounding
+    _, he, _ = depth.build_mlp(3, width=64)
+    _, c, _ = depth.build_mlp(3, width=64, gain=2**0.5)
+    assert torch.allclose(he[0], c[0], rtol=1e-15, atol=0)
+
+
+def test_scaled_ratio_matches_an_nn_module_reference(scaled):
+    # the same network written with torch.nn, differentiated by autograd
+    x, hidden, head = depth.build_mlp(30, gain=12)
+    layers = []
+    for W in hidden:
+        linear = torch.nn.Linear(64, 64, bias=False).double()
+        linear.weight.data.copy_(W.detach())
+        layers += [linear, torch.nn.Sigmoid()]
+    net = torch.nn.Sequential(*layers)
+    (net(x) @ head.T).mean().backward()
+    norms = [m.weight.grad.norm().item() for m in net
+             if isinstance(m, torch.nn.Linear)]
+    assert span(scaled[12]) == pytest.approx(norms[-1] / norms[0],
+                                             rel=1e-10)
+
+
+def test_the_rough_ceiling_is_c_over_four():
+    # by hand: 0.25 * sqrt(n) * (c / sqrt(n)) = c / 4, which passes 1 once
+    # the weights' std passes 4 / sqrt(64) = 0.5
+    n = 64
+    for c in (1, 2**0.5, 4, 12):
+        std = c / n**0.5
+        assert 0.25 * math.sqrt(n) * std == pytest.approx(c / 4)
+    assert 0.25 * math.sqrt(n) * 0.5 == 1
+
+
+def test_a_large_scale_keeps_the_gradient_but_saturates(scaled):
+    he, c8, c12, c16 = (scaled[c] for c in (2**0.5, 8, 12, 16))
+    assert span(he) > 1e12  # He's scale: vanishing
+    assert span(he) == pytest.approx(span(depth.gradient_diagnostic(
+        "sigmoid")), rel=1e-9)
+    assert 1 < span(c12) < 10  # c = 12: the gradient survives ...
+    assert span(c16) < 0.1  # ... and c = 16 explodes towards the input
+    assert c8["first_changed"] > 0.99 * 4096
+    assert c12["first_changed"] == 4096
+    assert he["gate_closed"] < 1e-3  # almost every gate is open at He
+    assert c12["gate_closed"] > 0.5  # most are shut at c = 12
+    means = [r["gate_mean"] for r in (he, c8, c12, c16)]
+    assert all(b < a for a, b in zip(means, means[1:]))
+    assert c12["gate_mean"] < 0.25 / 4
+
+
+# ---- forward and backward: fan-in and fan-out (chapter 3, Figure 3.4) ---
+
+WIDTHS = [2048, 1024, 512, 256, 128, 64, 32]
+
+
+def test_predictions_match_values_derived_by_hand():
+    # fan-in, Var(w) = 2/n_in: Var(z) = n_in * 2/n_in * E[x^2] = 2 at the
+    # first layer and stays 2; the blame's variance halves per layer down
+    fan_in = fans.predicted(WIDTHS, "fan_in")
+    assert fan_in["signal"] == pytest.approx([2**0.5] * 6)
+    assert fan_in["blame"] == pytest.approx(
+        [2 ** (-(5 - k) / 2) for k in range(6)])
+    # fan-out, Var(w) = 2/n_out = 4/n_in: Var(z) = 4, then doubles
+    fan_out = fans.predicted(WIDTHS, "fan_out")
+    assert fan_out["signal"] == pytest.approx(
+        [2 ** ((k + 2) / 2) for k in range(6)])
+    assert fan_out["blame"] == pytest.approx([1.0] * 6)
+
+
+def test_kaiming_modes_are_two_over_fan_in_and_fan_out():
+    torch.manual_seed(0)
+    W = torch.empty(1000, 4000)
+    torch.nn.init.kaiming_normal_(W, mode="fan_in", nonlinearity="relu")
+    assert W.var().item() == pytest.approx(2 / 4000, rel=0.01)
+    torch.nn.init.kaiming_normal_(W, mode="fan_out", nonlinearity="relu")
+    assert W.var().item() == pytest.approx(2 / 1000, rel=0.01)
+
+
+@pytest.mark.parametrize("mode", ["fan_in", "fan_out"])
+def test_measured_sizes_follow_the_variance_rules(mode):
+    measured = fans.signal_and_blame(WIDTHS, mode)
+    expected = fans.predicted(WIDTHS, mode)
+    for part in ("signal", "blame"):
+        assert measured[part] == pytest.approx(expected[part], rel=0.1)
+    assert measured["blame"][-1] == pytest.approx(1, rel=0.05)
+
+
+def test_blame_is_the_gradient_of_the_stated_loss():
+    # a second way to the blame: eq-recursion by hand on a small network
+    torch.manual_seed(6050)
+    widths = [8, 6, 4]
+    x = torch.randn(5, 8, dtype=torch.float64)
+    Ws = []
+    for n_in, n_out in zip(widths, widths[1:]):
+        W = torch.empty(n_out, n_in, dtype=torch.float64)
+        torch.nn.init.kaiming_normal_(W, mode="fan_out",
+                                      nonlinearity="relu")
+        Ws.append(W)
+    g = torch.randn(5, 4, dtype=torch.float64)
+    z1 = x @ Ws[0].T
+    z2 = torch.relu(z1) @ Ws[1].T
+    delta1 = (g @ Ws[1]) * (z1 > 0)  # delta2 = g, then eq-recursion
+    result = fans.signal_and_blame(widths, "fan_out", batch=5)
+    assert result["signal"] == pytest.approx([z1.std().item(),
+                                              z2.std().item()])
+    assert result["blame"] == pytest.approx([delta1.std().item(),
+                                             g.std().item()])
+

@@ -12,7 +12,7 @@ import pytest
 from browser import WatchedPage, axe_violations, chromium, serve
 
 from backprop import explorers
-from backprop.prose import count, sci
+from backprop.prose import count, fixed, sci
 from booktools import book
 
 NODE = shutil.which("node")
@@ -54,9 +54,54 @@ def test_depth_data_is_the_chapter_function(tmp_path):
     assert data["depths"][1] == 6
     assert run["norms"][1] == [float(f"{v:.3g}") for v in single["norms"]]
     assert run["changed"][1] == single["first_changed"]
-    settings = {f"{a}|{i}" for a in explorers.ACTIVATION_LABELS
-                for i in explorers.INIT_LABELS}
+    big = data["runs"]["sigmoid|gain 12"]
+    single = depth.gradient_diagnostic("sigmoid", depth=6, gain=12)
+    assert big["norms"][1] == [float(f"{v:.3g}") for v in single["norms"]]
+    assert big["gate"][1] == float(f"{single['gate_mean']:.3g}")
+    assert big["closed"][1] == round(single["gate_closed"], 3)
+    settings = {f"{a}|{s}" for a in explorers.ACTIVATION_LABELS
+                for s in [*explorers.INIT_LABELS,
+                          *(f"gain {c}" for c in explorers.GAINS)]}
     assert set(data["runs"]) == settings
+    assert list(data["labels"]["init"]) == [*explorers.SCALES]
+
+
+def test_scale_labels_state_the_standard_deviation():
+    # Xavier's and He's rules for 64-wide layers, as multiples of 1/sqrt(n)
+    from backprop import depth
+
+    n = 64
+    assert depth.INIT_STD["xavier"](n, n) * n**0.5 == 1.0
+    assert depth.INIT_STD["he"](n, n) * n**0.5 == pytest.approx(2**0.5)
+    labels = explorers.SCALE_LABELS
+    assert labels["xavier"].startswith("std 1/√n")
+    assert labels["he"].startswith("std √2/√n")
+    for c in explorers.GAINS:
+        _, hidden, head = depth.build_mlp(2, n, gain=c)
+        assert hidden[0].std().item() == pytest.approx(c / n**0.5, rel=0.05)
+        assert labels[f"gain {c}"] == f"std {c}/√n"
+    # the largest gain reaches past the point where the sigmoid's gradient
+    # stops vanishing (tests/test_experiments.py)
+    assert max(explorers.GAINS) >= 16
+
+
+def test_depth_data_fits_the_page_budget():
+    # every chapter page stays within 250 kB (tests/test_render.py); the
+    # explorer's data, as the page carries it, takes about an eighth
+    data = explorers.depth_data()
+    html = explorers.raw_html("depth", data, "x.js")
+    payload = html.split('json">', 1)[1].split("</script>", 1)[0]
+    assert len(payload) < 32_000
+    assert json.loads(payload) == data  # shortened, not changed
+
+
+def test_compact_numbers_read_back_the_same():
+    text = json.dumps({"a": [1.5e-05, 1e+52, -2.25e-100, 0.0123, 4096],
+                       "label": "std 1e-05"}, separators=(",", ":"))
+    short = explorers.compact(text)
+    assert short == ('{"a":[1.5e-5,1e52,-2.25e-100,0.0123,4096],'
+                     '"label":"std 1e-05"}')  # text in strings stays
+    assert json.loads(short) == json.loads(text)
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +161,7 @@ def test_keyboard_reaches_every_control_in_order(page):
 
 
 def test_every_control_has_a_label(page):
-    for label in ("Activation", "Initialisation", "Depth (hidden layers)",
+    for label in ("Activation", "Weight scale", "Depth (hidden layers)",
                   "x", "y"):
         assert page.page.get_by_label(label, exact=True).count() == 1
 
@@ -134,17 +179,38 @@ def test_depth_explorer_announces_the_precomputed_result(page, page_dir):
     run = data["runs"]["tanh|he"]
     norms, changed = run["norms"][3], run["changed"][3]
     text = summary(page, "depth")
-    assert text.startswith("tanh, He, 5 hidden layers: gradient norm "
-                           f"{sci(norms[0])} at the first layer and "
-                           f"{sci(norms[-1])} at the last")
+    assert text.startswith("tanh, std √2/√n (He), 5 hidden layers: "
+                           f"gradient norm {sci(norms[0])} at the first "
+                           f"layer and {sci(norms[-1])} at the last")
     nonzero = run["nonzero"][3]
     assert (f"{count(nonzero)} of the 4,096 first-layer gradient entries "
             f"are nonzero" in text)
     assert f"would change {count(changed)} of the weights" in text
+    assert (f"gates ϕ′(z) average {fixed(run['gate'][3], 3)}, and "
+            f"{round(100 * run['closed'][3])}% of them are below 0.01."
+            in text)
     assert page.page.locator("#depth-explorer-app output").inner_text() == "5"
     points = page.page.locator("#depth-explorer-app polyline").get_attribute(
         "points")
     assert len(points.split()) == 5  # one point per layer
+
+
+def test_depth_explorer_reaches_the_large_scales(page, page_dir):
+    data = json.loads((page_dir / "data.json").read_text())
+    scale = page.page.locator("#depth-explorer-app-init")
+    activation = page.page.locator("#depth-explorer-app-activation")
+    activation.focus()
+    page.page.keyboard.press("Home")  # back to the sigmoid
+    assert activation.input_value() == "sigmoid"
+    scale.focus()
+    page.page.keyboard.press("End")  # the largest scale
+    assert scale.input_value() == f"gain {explorers.GAINS[-1]}"
+    run = data["runs"][f"sigmoid|gain {explorers.GAINS[-1]}"]
+    at = data["depths"].index(int(page.page.locator(
+        "#depth-explorer-app output").inner_text()))
+    text = summary(page, "depth")
+    assert text.startswith(f"Sigmoid, std {explorers.GAINS[-1]}/√n, ")
+    assert f"{round(100 * run['closed'][at])}% of them are below" in text
 
 
 def test_chain_explorer_follows_the_sliders(page):
@@ -172,9 +238,8 @@ def test_axe_finds_no_violations(page):
     assert axe_violations(page.page) == []
 
 
-def test_explorer_depths_are_as_the_chapter_describes_them():
-    # the chapter: "every depth from DEPTHS[0] to DEPTHS[9], then every
-    # fifth up to DEPTHS[-1]"
-    first, rest = explorers.DEPTHS[:10], explorers.DEPTHS[9:]
-    assert first == list(range(first[0], first[0] + 10))
-    assert all(b - a == 5 for a, b in zip(rest, rest[1:]))
+def test_explorer_depths_reach_the_static_figure():
+    # the chapter lists DEPTHS itself; the slider steps through them
+    assert explorers.DEPTHS == sorted(set(explorers.DEPTHS))
+    assert explorers.DEPTHS[0] == 1
+    assert explorers.DEPTHS[-1] == 30  # the depth of the chapter's figure

@@ -47,9 +47,13 @@ def test_slide_numbers_are_the_chapter_numbers(run_chapter):
     w, x, b, y = (float(numbers[f"neuron_{v}"].replace("−", "-"))
                   for v in "wxby")
     w = torch.tensor(w, dtype=torch.float64, requires_grad=True)
-    loss = (torch.sigmoid(w * x + b) - y) ** 2
+    b = torch.tensor(b, dtype=torch.float64, requires_grad=True)
+    loss = 0.5 * (torch.sigmoid(w * x + b) - y) ** 2  # half squared error
     loss.backward()
-    assert numbers["neuron_dw"] == f"{w.grad.item():.6f}"
+    assert numbers["neuron_dw"] == f"{w.grad.item():.4f}"
+    assert numbers["neuron_db"] == f"{b.grad.item():.4f}"
+    assert numbers["neuron_loss"] == f"{loss.item():.4f}"
+    assert numbers["neuron_loss"] != numbers["neuron_db"]  # no trap
     # ...and the ReLU keeps half of the second moment (sampled)
     assert abs(float(numbers["relu_second_moment"]) - 0.5) < 0.01
 

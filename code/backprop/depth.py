@@ -2,7 +2,8 @@
 
 The norms are computed in float64 so that they cannot underflow; the
 audit then asks the practical float32 question: would one step of
-gradient descent change the first layer's stored weights at all?
+gradient descent change the first layer's stored weights at all? It
+also reports the gates phi'(z) that the blame passed through.
 """
 
 import torch
@@ -15,32 +16,50 @@ INIT_STD = {  # weight std as a function of fan-in and fan-out
     "xavier": lambda n_in, n_out: (2 / (n_in + n_out)) ** 0.5,
     "he": lambda n_in, n_out: (2 / n_in) ** 0.5,
 }
+CLOSED = 0.01  # a gate below this passes under 1% of the blame
 
 
-def build_mlp(depth, width=64, init="he", batch=128, seed=6050):
+def build_mlp(depth, width=64, init="he", batch=128, seed=6050,
+              gain=None):
     """An input batch, depth hidden weight matrices and an output row.
 
-    The biases are all zero, so they are left out. The output row is
-    drawn first and the hidden layers last: the network of depth d is then
-    the first d layers of any deeper one, under the same output layer.
+    With a gain c, every weight matrix has std c / sqrt(fan-in) instead
+    of init's rule (He's rule is c = sqrt(2)). The biases are all zero,
+    so they are left out. The output row is drawn first and the hidden
+    layers last: the network of depth d is then the first d layers of any
+    deeper one, under the same output layer.
     """
+    std = INIT_STD[init] if gain is None else (
+        lambda n_in, n_out: gain / n_in ** 0.5)
     torch.manual_seed(seed)
     f64 = torch.float64
-    head = torch.randn(1, width, dtype=f64) * INIT_STD[init](width, 1)
+    head = torch.randn(1, width, dtype=f64) * std(width, 1)
     x = torch.randn(batch, width, dtype=f64)
-    std = INIT_STD[init](width, width)
-    hidden = [(torch.randn(width, width, dtype=f64) * std).requires_grad_()
-              for _ in range(depth)]
+    hidden = [(torch.randn(width, width, dtype=f64) * std(width, width))
+              .requires_grad_() for _ in range(depth)]
     return x, hidden, head
+
+
+def forward(activation, x, hidden):
+    """The pre-activations z and the activations of each hidden layer."""
+    zs, acts, h = [], [], x
+    for W in hidden:
+        zs.append(h @ W.T)
+        h = ACTIVATIONS[activation](zs[-1])
+        acts.append(h)
+    return zs, acts
 
 
 def hidden_activations(activation, x, hidden):
     """The activations after each hidden layer."""
-    acts, h = [], x
-    for W in hidden:
-        h = ACTIVATIONS[activation](h @ W.T)
-        acts.append(h)
-    return acts
+    return forward(activation, x, hidden)[1]
+
+
+def gate_values(activation, zs):
+    """phi'(z) at every pre-activation of the layers, by autograd."""
+    z = torch.cat([z.detach().flatten() for z in zs]).requires_grad_()
+    (gate,) = torch.autograd.grad(ACTIVATIONS[activation](z).sum(), z)
+    return gate
 
 
 def audit(hidden, grads, lr=0.1):
@@ -55,28 +74,38 @@ def audit(hidden, grads, lr=0.1):
     }
 
 
+def gate_summary(gate):
+    """The mean gate, and the share of gates below CLOSED."""
+    return {"gate_mean": gate.mean().item(),
+            "gate_closed": (gate < CLOSED).double().mean().item()}
+
+
 def gradient_diagnostic(activation, depth=30, width=64, init="he",
-                        batch=128, lr=0.1, seed=6050):
+                        batch=128, lr=0.1, seed=6050, gain=None):
     """Build, run forward, take the mean output as the loss, audit."""
-    x, hidden, head = build_mlp(depth, width, init, batch, seed)
-    out = (hidden_activations(activation, x, hidden)[-1] @ head.T).mean()
-    return audit(hidden, torch.autograd.grad(out, hidden), lr)
+    x, hidden, head = build_mlp(depth, width, init, batch, seed, gain)
+    zs, acts = forward(activation, x, hidden)
+    out = (acts[-1] @ head.T).mean()
+    result = audit(hidden, torch.autograd.grad(out, hidden), lr)
+    return result | gate_summary(gate_values(activation, zs))
 
 
 def depth_sweep(activation, depths=range(1, 51), width=64, init="he",
-                batch=128, lr=0.1, seed=6050):
+                batch=128, lr=0.1, seed=6050, gain=None):
     """gradient_diagnostic for each of the depths, in one pass.
 
     One forward pass serves all depths, because the network of depth d
     is a prefix of the deepest one (see build_mlp).
     """
-    x, hidden, head = build_mlp(max(depths), width, init, batch, seed)
-    acts = hidden_activations(activation, x, hidden)
+    x, hidden, head = build_mlp(max(depths), width, init, batch, seed,
+                                gain)
+    zs, acts = forward(activation, x, hidden)
     results = []
     for d in depths:
         out = (acts[d - 1] @ head.T).mean()
         grads = torch.autograd.grad(out, hidden[:d], retain_graph=True)
-        results.append(audit(hidden[:d], grads, lr))
+        results.append(audit(hidden[:d], grads, lr) | gate_summary(
+            gate_values(activation, zs[:d])))
     return results
 
 

@@ -1,4 +1,4 @@
-"""The signal's energy through a deep ReLU stack, for several weight scales.
+"""The size of the signal through a deep ReLU stack, for several scales.
 
 Each ReLU layer multiplies the variance of the signal by about
 n_in * Var(w) / 2 (ReLU halves the second moment E[x^2] of a symmetric

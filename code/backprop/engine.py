@@ -11,10 +11,11 @@ import math
 class Value:
     """One number in a computation graph, plus room for dL/d(number)."""
 
-    def __init__(self, data, parents=()):
+    def __init__(self, data, parents=(), op=""):
         self.data = float(data)
         self.grad = 0.0
         self.parents = parents  # the Values this one was computed from
+        self.op = op  # the operation that made it, for drawing the graph
         self.push_grad = lambda: None  # set by the op that made this Value
 
     def __repr__(self):
@@ -22,7 +23,7 @@ class Value:
 
     def __add__(self, other):
         other = as_value(other)
-        total = Value(self.data + other.data, parents=(self, other))
+        total = Value(self.data + other.data, (self, other), op="+")
 
         def push_grad():  # local derivative 1 for both inputs
             self.grad += total.grad
@@ -33,7 +34,7 @@ class Value:
 
     def __mul__(self, other):
         other = as_value(other)
-        product = Value(self.data * other.data, parents=(self, other))
+        product = Value(self.data * other.data, (self, other), op="*")
 
         def push_grad():  # each factor is scaled by the other one
             self.grad += product.grad * other.data
@@ -44,7 +45,7 @@ class Value:
 
     def sigmoid(self):
         s = 1.0 / (1.0 + math.exp(-self.data))
-        squashed = Value(s, parents=(self,))
+        squashed = Value(s, (self,), op="sigmoid")
 
         def push_grad():  # the gate: sigma'(z) = s (1 - s)
             self.grad += squashed.grad * s * (1.0 - s)

@@ -7,13 +7,20 @@ nothing from another site.
 """
 
 import json
+import re
 
 from backprop import depth
 
 ACTIVATION_LABELS = {"sigmoid": "Sigmoid", "tanh": "tanh", "relu": "ReLU"}
-INIT_LABELS = {"naive 0.05": "naive, std 0.05",
-               "naive 0.12": "naive, std 0.12",
-               "xavier": "Xavier", "he": "He"}
+# The weight scales, as std c/sqrt(n) for the width n = 64 where they are
+# gains: Xavier's rule gives c = 1 there and He's c = sqrt(2). (The naive
+# std 0.12 of chapter 3 would sit next to Xavier's 0.125 here.)
+INIT_LABELS = {"naive 0.05": "std 0.05 (naive)",
+               "xavier": "std 1/√n (Xavier)", "he": "std √2/√n (He)"}
+GAINS = [4, 8, 12, 16]  # large enough to keep a sigmoid gradient alive
+SCALES = {**{init: {"init": init} for init in INIT_LABELS},
+          **{f"gain {c}": {"gain": c} for c in GAINS}}
+SCALE_LABELS = {**INIT_LABELS, **{f"gain {c}": f"std {c}/√n" for c in GAINS}}
 
 
 def shown(x):
@@ -21,25 +28,29 @@ def shown(x):
     return float(f"{x:.3g}")
 
 
-# Every depth up to 10, where the curves change fastest, then every fifth.
-DEPTHS = [*range(1, 11), *range(15, 51, 5)]
+# Closely spaced where the curves change fastest, up to the depth of the
+# chapter's figure; few enough to keep the page within its budget.
+DEPTHS = [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 25, 30]
 
 
 def depth_data(depths=DEPTHS, width=64, lr=0.1):
     """Every setting of the depth explorer, from depth.depth_sweep."""
     runs = {}
     for activation in ACTIVATION_LABELS:
-        for init in INIT_LABELS:
-            sweep = depth.depth_sweep(activation, depths, width, init,
-                                      lr=lr)
-            runs[f"{activation}|{init}"] = {
+        for scale, options in SCALES.items():
+            sweep = depth.depth_sweep(activation, depths, width, lr=lr,
+                                      **options)
+            runs[f"{activation}|{scale}"] = {
                 "norms": [[shown(v) for v in r["norms"]] for r in sweep],
                 "changed": [r["first_changed"] for r in sweep],
                 "nonzero": [r["first_nonzero"] for r in sweep],
+                "gate": [shown(r["gate_mean"]) for r in sweep],
+                "closed": [round(r["gate_closed"], 3) for r in sweep],
             }
     return {
         "depths": list(depths), "size": width * width, "lr": lr,
-        "labels": {"activation": ACTIVATION_LABELS, "init": INIT_LABELS},
+        "closed": depth.CLOSED,
+        "labels": {"activation": ACTIVATION_LABELS, "init": SCALE_LABELS},
         "start": {"activation": "sigmoid", "init": "he",
                   "depth": 30 if 30 in depths else max(depths)},
         "runs": runs,
@@ -52,9 +63,20 @@ def chain_data():
             "range": {"min": -3.0, "max": 3.0, "step": 0.1}}
 
 
+# A number in the JSON text (between [ , : and , ] }) with an exponent.
+EXPONENT = re.compile(r"(?<=[\[,:])(-?\d+(?:\.\d+)?)e([+-])0*(\d+)"
+                      r"(?=[,\]}])")
+
+
+def compact(payload):
+    """JSON text with shorter numbers: 1.5e-05 as 1.5e-5, 1e+52 as 1e52."""
+    return EXPONENT.sub(lambda m: m[1] + "e" + m[2].replace("+", "") + m[3],
+                        payload)
+
+
 def raw_html(kind, data, module_src):
     """A labelled container with its data, and the module that fills it."""
-    payload = json.dumps(data, separators=(",", ":"))
+    payload = compact(json.dumps(data, separators=(",", ":")))
     titles = {"depth": "Depth explorer", "chain": "Chain-rule explorer"}
     return "\n".join([
         f'<section class="explorer" id="{kind}-explorer-app" '

@@ -6,86 +6,104 @@ exports the same figures to figures/ as SVG and PDF.
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.colors import SymLogNorm
+from matplotlib.cm import ScalarMappable
+from matplotlib.colors import SymLogNorm, to_rgb
 from matplotlib.patches import FancyBboxPatch
 
 from backprop import style
 
 
-def computation_graph():
-    """w -> z -> a -> L, forward arrows above, backward arrows below."""
-    labels = [r"$w$", r"$z = w\,a^{(l-1)} + b$", r"$a = \sigma(z)$", r"$L$"]
-    widths = [0.8, 2.3, 1.7, 0.8]
-    local = [r"$\partial z/\partial w$", r"$\partial a/\partial z$",
-             r"$\partial L/\partial a$"]
-    gap, box_h = 1.1, 0.8
-    lefts = [sum(widths[:i]) + i * gap for i in range(len(widths))]
-    fig, ax = plt.subplots(figsize=(style.WIDTH, 2.1))
-    for left, width, label in zip(lefts, widths, labels):
-        ax.add_patch(FancyBboxPatch(
-            (left, 0), width, box_h, boxstyle="round,pad=0.05",
-            fc=style.LIGHT, ec=style.BLACK, lw=1.2))
-        ax.text(left + width / 2, box_h / 2, label,
-                ha="center", va="center", fontsize=11)
-    arrow = {"arrowstyle": "-|>", "lw": 1.6, "mutation_scale": 12}
-    for i in range(3):
-        start, stop = lefts[i] + widths[i] + 0.1, lefts[i + 1] - 0.1
-        ax.annotate("", xy=(stop, 0.6), xytext=(start, 0.6),
-                    arrowprops={**arrow, **style.FORWARD})
-        ax.annotate("", xy=(start, 0.2), xytext=(stop, 0.2),
-                    arrowprops={**arrow, **style.BACKWARD})
-        ax.text((start + stop) / 2, -0.35, local[i], ha="center",
-                fontsize=11, color=style.VERMILLION)
-    ax.text(0, 1.1, "forward: compute and cache", color=style.BLUE)
-    ax.text(0, -0.85, "backward: multiply local derivatives",
-            color=style.VERMILLION)
-    ax.set_xlim(-0.15, lefts[-1] + widths[-1] + 0.15)
-    ax.set_ylim(-1.0, 1.35)
-    ax.axis("off")
-    return fig
+def _number(v):
+    """At most four decimals, trailing zeros dropped, a true minus sign."""
+    return f"{v:.4f}".rstrip("0").rstrip(".").replace("-", "\N{MINUS SIGN}")
+
+
+def _signed(v, digits):
+    """v with its sign always shown, and a true minus sign."""
+    return f"{v:+.{digits}f}".replace("-", "\N{MINUS SIGN}")
+
+
+def _ink(fill):
+    """Black or white: whichever contrasts more with the fill colour."""
+    rgb = np.array(to_rgb(fill))
+    linear = np.where(rgb <= 0.04045, rgb / 12.92,
+                      ((rgb + 0.055) / 1.055) ** 2.4)
+    lum = linear @ [0.2126, 0.7152, 0.0722]  # WCAG relative luminance
+    return style.BLACK if (lum + 0.05) ** 2 > 0.0525 else "white"
 
 
 def numeric_graph(values, grads):
-    """The one-neuron graph with numbers: on every edge, the value that
-    flows forward (above, blue) and dL/d(that value) flowing back (below,
-    vermillion). values and grads are keyed w, x, b, wx, z, a, err, L.
+    """One neuron as a graph of small operations, with numbers. On every
+    edge, the value that flows forward sits above (blue) and dL/d(that
+    value), flowing back, below (vermillion). values and grads are keyed
+    w, x, b, wx, z, a and L. Every labelled stretch of an edge is
+    horizontal, so no label meets a line.
     """
-    places = {"w": (0, 0.9), "x": (0, -0.9), "wx": (2.3, 0),
-              "b": (2.3, -1.5), "z": (4.1, 0), "a": (6.0, 0),
-              "err": (7.9, 0), "L": (9.8, 0)}
-    ops = {"wx": r"$\times$", "z": "$+$", "a": r"$\sigma$",
-           "err": r"$-\,y$", "L": r"$(\cdot)^2$"}
-    edges = [("w", "wx"), ("x", "wx"), ("wx", "z"), ("b", "z"), ("z", "a"),
-             ("a", "err"), ("err", "L")]
-    fig, ax = plt.subplots(figsize=(style.WIDTH, 2.9))
-    for src, dst in edges:
-        p0, p1 = np.array(places[src]), np.array(places[dst])
-        unit = (p1 - p0) / np.linalg.norm(p1 - p0)
-        ax.annotate("", xy=p1 - 0.33 * unit, xytext=p0 + 0.3 * unit,
-                    arrowprops={"arrowstyle": "-|>", "lw": 1.2,
-                                "color": style.GREY})
-        at = p0 + 0.5 * (p1 - p0)
-        normal = np.array([-unit[1], unit[0]])  # to the edge's left
-        if normal[1] < 0:
-            normal = -normal  # "above" the edge
-        above, below = at + 0.2 * normal, at - 0.2 * normal
-        ax.text(*above, f"{values[src]:.4g}", ha="center", va="center",
-                color=style.BLUE, fontsize=9)
-        ax.text(*below, f"{grads[src]:.4g}", ha="center", va="center",
-                color=style.VERMILLION, fontsize=9)
-    for name, (px, py) in places.items():
-        ax.text(px, py, ops.get(name, f"${name}$"), ha="center",
-                va="center", fontsize=11,
-                bbox={"boxstyle": "circle" if name in ops else "round",
-                      "fc": style.LIGHT, "ec": style.BLACK})
-    ax.text(9.8, -0.5, f"$L$ = {values['L']:.4g}", ha="center", va="top")
-    ax.text(-0.3, 1.55, "above each edge: the value going forward",
-            color=style.BLUE, fontsize=9)
-    ax.text(-0.3, -2.15, r"below: $\partial L/\partial$(that value), "
-            "coming back", color=style.VERMILLION, fontsize=9)
-    ax.set_xlim(-0.5, 10.5)
-    ax.set_ylim(-2.3, 1.8)
+    # name: (x, y, text, half width); circles for operations, else boxes
+    nodes = {"w": (-0.1, 0.95, "$w$", 0.28), "x": (-0.1, -0.95, "$x$", 0.28),
+             "b": (2.2, -1.55, "$b$", 0.28),
+             "wx": (2.3, 0, r"$\times$", 0.36), "z": (4.6, 0, "$+$", 0.36),
+             "a": (6.9, 0, r"$\sigma$", 0.36),
+             "L": (9.55, 0, "\N{VULGAR FRACTION ONE HALF}($a - y$)"
+                   "\N{SUPERSCRIPT TWO}", 1.0),
+             "end": (12.05, 0, "$L$", 0.28)}
+    fig, ax = plt.subplots(figsize=(style.WIDTH, 2.6))
+    ax.set_xlim(-0.5, 12.4)
+    ax.set_ylim(-2.45, 1.85)
+    ax.set_aspect("equal")
     ax.axis("off")
+    arrow = {"arrowstyle": "-|>", "lw": 1.2, "color": style.GREY,
+             "mutation_scale": 11}
+
+    def label(key, x0, x1, y):
+        mid = (x0 + x1) / 2
+        ax.text(mid, y + 0.13, _number(values[key]), ha="center",
+                va="bottom", color=style.BLUE, fontsize=9)
+        ax.text(mid, y - 0.13, _number(grads[key]), ha="center", va="top",
+                color=style.VERMILLION, fontsize=9)
+
+    # an input: a labelled horizontal run, then a short slant to its node
+    for key, dst, bend in [("w", "wx", 1.6), ("x", "wx", 1.6),
+                           ("b", "z", 3.95)]:
+        lx, ly, _, half = nodes[key]
+        tip = np.array(nodes[dst][:2], dtype=float)
+        ax.plot([lx + half, bend], [ly, ly], color=style.GREY, lw=1.2)
+        unit = (tip - (bend, ly)) / np.hypot(*(tip - (bend, ly)))
+        ax.annotate("", xy=tip - nodes[dst][3] * unit, xytext=(bend, ly),
+                    arrowprops=arrow)
+        label(key, lx + half, bend, ly)
+    # the spine: each operation feeds the next, and the last one gives L
+    spine = ["wx", "z", "a", "L", "end"]
+    for key, after in zip(spine, spine[1:]):
+        start = nodes[key][0] + nodes[key][3]
+        stop = nodes[after][0] - nodes[after][3]
+        ax.annotate("", xy=(stop, 0), xytext=(start, 0), arrowprops=arrow)
+        label(key, start, stop, 0.0)
+    for name, (x, y, text, half) in nodes.items():
+        if name in ("wx", "z", "a"):
+            patch = plt.Circle((x, y), half)
+        else:
+            patch = FancyBboxPatch((x - half + 0.08, y - 0.2),
+                                   2 * half - 0.16, 0.4,
+                                   boxstyle="round,pad=0.08")
+        patch.set(fc=style.LIGHT, ec=style.BLACK, lw=1)
+        ax.add_patch(patch)
+        ax.text(x, y, text, ha="center", va="center", fontsize=11)
+    # the two directions, in words as well as by colour and line style
+    renderer = fig.canvas.get_renderer()
+    for y, words, look in [
+            (1.6, "forward, above each edge: the value", style.FORWARD),
+            (-2.2, r"backward, below each edge: $\partial L/\partial$"
+             "(that value)", style.BACKWARD)]:
+        text = ax.text(-0.3, y, words, va="center", color=look["color"],
+                       fontsize=9)
+        end = text.get_window_extent(renderer).transformed(
+            ax.transData.inverted()).x1 + 0.3
+        ends = [(12.25, y), (end, y)]
+        if look is style.BACKWARD:
+            ends.reverse()
+        ax.annotate("", xy=ends[0], xytext=ends[1],
+                    arrowprops={**arrow, **look, "lw": 1.4})
     return fig
 
 
@@ -94,35 +112,49 @@ def _unit_heights(n):
 
 
 def blame_flow(sizes, deltas):
-    """Each neuron's blame: its sign as colour, its size as the marker's
-    area and as printed text. Colour and area follow log|delta|, so the
-    small blame of the early layers stays visible next to the output's.
+    """Each neuron's blame, printed in a box at which the edges end. The
+    fill's hue gives the sign and its depth log|delta|, so the small
+    blame of the early layers stays visible next to the output's. A
+    negative blame also has a dashed border and a minus sign, so the sign
+    survives a grayscale print.
     """
     blame = [d.detach().numpy().ravel() for d in deltas]
     vmax = max(np.abs(b).max() for b in blame)
+    smallest = min(np.abs(b).min() for b in blame)
+    norm = SymLogNorm(linthresh=smallest, vmin=-vmax, vmax=vmax)
+    cmap = plt.get_cmap(style.DIVERGING)
+    width, height, dot = 0.46, 0.24, 0.05  # a neuron's box; an input dot
     fig, ax = plt.subplots(figsize=(style.WIDTH, 3.2))
     for col in range(1, len(sizes)):
+        start = col - 1 + (dot if col == 1 else width / 2)
         for y0 in _unit_heights(sizes[col - 1]):
             for y1 in _unit_heights(sizes[col]):
-                ax.plot([col - 1, col], [y0, y1], color=style.GREY,
-                        lw=0.5, zorder=1)
-    ax.scatter([0] * sizes[0], _unit_heights(sizes[0]), s=120,
-               facecolors="white", edgecolors=style.BLACK, zorder=3)
-    smallest = min(np.abs(b).min() for b in blame)
+                ax.plot([start, col - width / 2], [y0, y1],
+                        color=style.GREY, lw=0.5, zorder=1)
+    for y in _unit_heights(sizes[0]):
+        ax.add_patch(plt.Circle((0, y), dot, fc="white", ec=style.BLACK,
+                                zorder=3))
     for col, values in enumerate(blame, start=1):
-        heights = _unit_heights(sizes[col])
-        # area grows with log|delta|: every neuron keeps a visible marker
-        scale = np.log10(np.abs(values) / smallest) / np.log10(
-            vmax / smallest)
-        points = ax.scatter(
-            [col] * sizes[col], heights, s=150 + 650 * scale, c=values,
-            cmap=style.DIVERGING, edgecolors=style.BLACK, zorder=3,
-            norm=SymLogNorm(linthresh=smallest, vmin=-vmax, vmax=vmax))
-        for y, v, r in zip(heights, values, scale):
-            ax.text(col + 0.16 + 0.1 * r, y, f"{v:+.3f}", va="center",
-                    fontsize=8)
-    bar = fig.colorbar(points, ax=ax, shrink=0.8, pad=0.02)
-    bar.set_label(r"blame $\delta_j$ (sign and size)")
+        for y, v in zip(_unit_heights(sizes[col]), values):
+            fill = cmap(norm(v))
+            ax.add_patch(FancyBboxPatch(
+                (col - width / 2, y - height / 2), width, height,
+                boxstyle="round,pad=0,rounding_size=0.05", fc=fill,
+                ec=style.BLACK, lw=1, ls="--" if v < 0 else "-",
+                zorder=3))
+            ax.text(col, y, _signed(v, 3), ha="center", va="center",
+                    fontsize=8, color=_ink(fill), zorder=4)
+    # ticks at whole powers of ten, none crowding the linear part near 0
+    top = int(np.floor(np.log10(vmax)))
+    low = int(np.ceil(np.log10(3 * smallest)))
+    powers = [10.0**k for k in range(low, top + 1)]
+    ticks = [-p for p in powers[::-1]] + [0.0] + powers
+    bar = fig.colorbar(ScalarMappable(norm, cmap), ax=ax, shrink=0.8,
+                       pad=0.02, ticks=ticks)
+    bar.ax.set_yticklabels([f"{t:g}".replace("-", "\N{MINUS SIGN}")
+                            for t in ticks])
+    bar.ax.minorticks_off()
+    bar.set_label(r"blame $\delta_j$ (hue: sign; depth: log size)")
     ax.annotate("blame flows this way", xy=(0.3, 1.35), xytext=(2.0, 1.35),
                 va="center", color=style.VERMILLION,
                 arrowprops={"arrowstyle": "-|>", "lw": 1.8,
@@ -130,7 +162,7 @@ def blame_flow(sizes, deltas):
     names = ["input"] + [rf"$\delta^{{({i})}}$" for i in range(1, len(sizes))]
     ax.set_xticks(range(len(sizes)), names)
     ax.set_yticks([])
-    ax.set_xlim(-0.3, len(sizes) - 1 + 0.6)  # room for the output's label
+    ax.set_xlim(-0.3, len(sizes) - 1 + 0.35)
     ax.set_ylim(-1.3, 1.55)
     ax.grid(False)
     for spine in ax.spines.values():
@@ -161,12 +193,28 @@ def outer_product(delta, act):
         ax.imshow(values, cmap=style.DIVERGING, vmin=-vmax, vmax=vmax)
         for (i, j), v in np.ndenumerate(values):
             shade = "white" if abs(v) > 0.55 * vmax else style.BLACK
-            ax.text(j, i, f"{v:.2f}", ha="center", va="center",
-                    fontsize=8, color=shade)
+            ax.text(j, i, f"{v:.2f}".replace("-", "\N{MINUS SIGN}"),
+                    ha="center", va="center", fontsize=8, color=shade)
         ax.set_title(title, fontsize=10)
     fig.text(0.5, 0.02, "colour key, per panel: orange < 0 < purple; "
              "the deepest shade is the panel's largest |value|",
              ha="center", fontsize=8)
+    return fig
+
+
+def training_curve(losses, line_loss):
+    """The training loss against the step, on a log scale, beside the
+    loss of the best straight-line fit to the same data."""
+    fig, ax = plt.subplots(figsize=(style.WIDTH, 2.8))
+    ax.plot(np.arange(len(losses)), losses, **style.SERIES[0],
+            markevery=max(1, len(losses) // 10),
+            label="network, hand-written backward")
+    flat = {k: v for k, v in style.SERIES[2].items() if k != "marker"}
+    ax.axhline(line_loss, **flat, label="best straight-line fit")
+    ax.set_yscale("log")
+    ax.set_xlabel("step of gradient descent")
+    ax.set_ylabel("mean squared error")
+    ax.legend(loc="upper right", bbox_to_anchor=(1, 0.9))
     return fig
 
 
@@ -207,14 +255,15 @@ def depth_norms(diagnostics):
     return fig
 
 
-def signal_energy(curves):
-    """Std of the activations after each layer, one line per scheme."""
+def signal_size(curves):
+    """The signal's size: the std of the activations after each layer,
+    one line per scheme."""
     fig, ax = plt.subplots(figsize=(style.WIDTH, 3.0))
     for look, (name, stds) in zip(style.SERIES, curves.items()):
         layers = np.arange(1, len(stds) + 1)
         ax.semilogy(layers, stds, label=name, markevery=4, **look)
     ax.set_xlabel("layer")
-    ax.set_ylabel("std of activations")
+    ax.set_ylabel("standard deviation of activations")
     ax.legend()
     return fig
 
@@ -246,4 +295,136 @@ def saved_memory(rows):
     ax.set_xlabel("hidden layers")
     ax.set_ylabel("saved for backward (KiB)")
     ax.legend(loc="upper left")
+    return fig
+
+
+def value_graph(root, names):
+    """The Value engine's graph of root, drawn left to right, one column
+    per step from the inputs. Each box holds a name (from names, keyed by
+    Value), the data, and the gradient; a circle in its corner shows the
+    operation that made it. Edges that skip a column are routed
+    through a free slot of that column, so no line crosses a box.
+    """
+    from backprop.engine import topological_order
+
+    order = topological_order(root)
+    rank = {id(n): i for i, n in enumerate(order)}
+    steps_to_root = {id(root): 0}
+    for node in reversed(order):  # every consumer comes first
+        for parent in node.parents:
+            steps_to_root[id(parent)] = max(steps_to_root.get(id(parent), 0),
+                                            steps_to_root[id(node)] + 1)
+    last = max(steps_to_root.values())
+    column = {key: last - steps for key, steps in steps_to_root.items()}
+    # each edge becomes a chain of items, one per column it crosses
+    chains = []
+    for node in order:
+        for parent in dict.fromkeys(node.parents):  # x * x: one edge
+            p, c = id(parent), id(node)
+            chains.append([p] + [(p, c, k) for k in range(column[p] + 1,
+                                                          column[c])] + [c])
+    items = {**column, **{k: k[2] for ch in chains for k in ch[1:-1]}}
+    onward = {}
+    for chain in chains:
+        for a, b in zip(chain, chain[1:]):
+            onward.setdefault(a, []).append(b)
+    # place columns right to left, each item near the mean of its onward
+    box_w, box_h, radius, pitch = 0.7, 0.52, 0.09, 0.93
+
+    def height(k):  # a box (keyed by id), or the slot of a passing edge
+        return box_h if isinstance(k, int) else 0.0
+
+    y = {id(root): 0.0}
+    for col in range(last - 1, -1, -1):
+        here = [k for k, c in items.items() if c == col]
+        want = {k: np.mean([y[o] for o in onward[k]]) for k in here}
+        here.sort(key=lambda k: (-want[k], rank.get(k, -1)))  # top first
+        placed = [want[here[0]]]
+        for above, below in zip(here, here[1:]):
+            gap = (height(above) + height(below)) / 2 + 0.18
+            placed.append(min(want[below], placed[-1] - gap))
+        shift = np.mean([want[k] for k in here]) - np.mean(placed)
+        y.update({k: at + shift for k, at in zip(here, placed)})
+    x = {k: c * pitch for k, c in items.items()}
+    low, high = min(y.values()) - box_h, max(y.values()) + box_h
+    left, right = -box_w / 2 - 0.05, last * pitch + box_w / 2 + 0.05
+    fig = plt.figure(figsize=(right - left, high - low))  # 1 unit = 1 inch
+    ax = fig.add_axes((0, 0, 1, 1))
+    for chain in chains:
+        points = [(x[chain[0]] + box_w / 2, y[chain[0]])]
+        for k in chain[1:-1]:  # straight through the free slot
+            points += [(x[k] - box_w / 2, y[k]), (x[k] + box_w / 2, y[k])]
+        end = (x[chain[-1]] - box_w / 2, y[chain[-1]])
+        ax.plot(*zip(*points, end), color=style.GREY, lw=1, zorder=1)
+        ax.annotate("", xy=end, xytext=points[-1], arrowprops={
+            "arrowstyle": "-|>", "color": style.GREY, "lw": 1,
+            "shrinkA": 0, "shrinkB": 0})
+    symbols = {"+": "+", "*": "×", "sigmoid": "σ"}
+    named = {id(v): label for v, label in names.items()}
+
+    def shown(number):
+        return f"{number:.4g}".replace("-", "−")
+
+    for node in order:
+        cx, cy = x[id(node)], y[id(node)]
+        ax.add_patch(FancyBboxPatch(
+            (cx - box_w / 2, cy - box_h / 2), box_w, box_h, zorder=2,
+            boxstyle="round,pad=0.02", fc=style.LIGHT, ec=style.BLACK))
+        name = {"ha": "center", "x": cx} if not node.parents else {
+            "ha": "left", "x": cx - box_w / 2 + 2 * radius + 0.08}
+        ax.text(y=cy + box_h / 3, s=named.get(id(node), ""), va="center",
+                fontsize=9, fontweight="bold", zorder=3, **name)
+        ax.text(cx, cy, shown(node.data), ha="center", va="center",
+                fontsize=8, zorder=3)
+        ax.text(cx, cy - box_h / 3, shown(node.grad), ha="center",
+                va="center", fontsize=8, style="italic",
+                color=style.VERMILLION, zorder=3)
+        if node.parents:
+            corner = (cx - box_w / 2 + radius + 0.02,
+                      cy + box_h / 2 - radius - 0.02)
+            ax.add_patch(plt.Circle(corner, radius, zorder=4, lw=0.8,
+                                    fc="white", ec=style.BLACK))
+            ax.text(*corner, symbols.get(node.op, node.op),
+                    ha="center", va="center", fontsize=8, zorder=5)
+    ax.text(-box_w / 2, low, "each box: its name, its data, and in "
+            "italics ∂L/∂(box); in the circle, the operation that made it",
+            fontsize=8, va="center")
+    ax.set_xlim(left, right)
+    ax.set_ylim(low - 0.2, high - 0.2)
+    ax.axis("off")
+    return fig
+
+
+def fan_modes(widths, measured, predicted):
+    """He's rule in its fan-in and fan-out modes: the std of the signal z
+    and of the blame per layer, predicted (lines) and measured (markers).
+    """
+    fig, axes = plt.subplots(1, 2, figsize=(style.WIDTH, 3.0), sharey=True)
+    layers = np.arange(1, len(widths))
+    modes = {"fan_in": r"fan-in, $2/n_\mathrm{in}$",
+             "fan_out": r"fan-out, $2/n_\mathrm{out}$"}
+    titles = {"signal": r"forward: signal $z^{(l)}$",
+              "blame": r"backward: blame $\delta^{(l)}$"}
+    handles = {}
+    for ax, (part, title) in zip(axes, titles.items()):
+        for look, (mode, name) in zip(style.SERIES, modes.items()):
+            (line,) = ax.plot(layers, predicted[mode][part],
+                              color=look["color"],
+                              linestyle=look["linestyle"])
+            (dots,) = ax.plot(layers, measured[mode][part],
+                              linestyle="none", marker=look["marker"],
+                              color=look["color"], ms=6)
+            handles[name] = (line, dots)
+        ax.set_yscale("log", base=2)
+        ax.set_title(title, fontsize=10)
+        ax.set_xticks(layers, [f"{k}\n{widths[k]}" for k in layers])
+        ax.set_xlabel("layer $l$ and its width")
+    ticks = [0.25, 0.5, 1, 2, 4, 8]
+    axes[0].set_yticks(ticks, [f"{t:g}" for t in ticks])
+    axes[0].minorticks_off()
+    axes[1].minorticks_off()
+    axes[0].set_ylabel("standard deviation")
+    axes[0].legend(list(handles.values()), list(handles), fontsize=8,
+                   loc="lower right", title="line: predicted; marker: "
+                   "measured", title_fontsize=8)
     return fig

@@ -528,18 +528,35 @@ def numeric_neuron():
     nodes["wx"] = nodes["w"] * nodes["x"]
     nodes["z"] = nodes["wx"] + nodes["b"]
     nodes["a"] = nodes["z"].sigmoid()
-    nodes["err"] = nodes["a"] - 0.3
-    nodes["L"] = nodes["err"] * nodes["err"]
+    nodes["err"] = nodes["a"] - 0.1  # the target y
+    nodes["L"] = nodes["err"] * nodes["err"] * 0.5  # half squared error
     nodes["L"].backward()
     return ({k: v.data for k, v in nodes.items()},
             {k: v.grad for k, v in nodes.items()})
+
+
+def engine_neuron():
+    """The loss of chapter 2's worked neuron, after backward(), and the
+    names that @fig-engine-graph gives its nodes."""
+    from backprop.engine import Value
+
+    w, x, b, y = Value(0.7), Value(2.0), Value(-0.5), Value(0.1)
+    z = w * x + b
+    a = z.sigmoid()
+    err = a - y
+    loss = 0.5 * err * err
+    loss.backward()
+    return loss, {w: "w", x: "x", b: "b", y: "y", z: "z", a: "a",
+                  err: "a − y", loss: "L"}
 
 
 def chapter_figures():
     """(name, Figure) for every figure of chapters 1 to 3, in order."""
     import torch
 
-    from backprop import blame, cost, depth, energy, figures, style
+    from backprop import blame, cost, depth, energy, fans, figures, style
+    from backprop.tasks import line_fit_loss, xor_problem
+    from backprop.train import train
 
     style.apply()
     weights, biases, x = blame.example_network()
@@ -550,13 +567,17 @@ def chapter_figures():
                    for name in ("sigmoid", "relu")}
     curves = {name: energy.signal_std(std)
               for name, std in energy.SCHEMES.items()}
-    yield "computation-graph", figures.computation_graph()
     yield "numeric-graph", figures.numeric_graph(*numeric_neuron())
     yield "blame-flow", figures.blame_flow([3, 4, 4, 1], deltas)
     yield "outer-product", figures.outer_product(deltas[1], acts[1])
+    X_xor, y_xor, w_xor, b_xor = xor_problem()  # its own generator
+    yield "training-loss", figures.training_curve(
+        train(w_xor, b_xor, X_xor, y_xor, lr=0.2, steps=2000),
+        line_fit_loss(X_xor, y_xor))
     yield "gates", figures.gates(z, *depth.gate_derivatives(z))
     yield "depth-norms", figures.depth_norms(diagnostics)
-    yield "signal-energy", figures.signal_energy(curves)
+    yield "signal-size", figures.signal_size(curves)
+    yield "engine-graph", figures.value_graph(*engine_neuron())
     nets = [cost.mlp([16, w, w, 1]) for w in [2, 4, 8, 16, 32, 64, 128]]
     x_sweep = torch.randn(32, 16)
     yield "gradient-cost", figures.gradient_cost(
@@ -564,6 +585,12 @@ def chapter_figures():
         [cost.gradient_flops(n, x_sweep) for n in nets])
     yield "saved-memory", figures.saved_memory(
         cost.checkpoint_sweep([2, 4, 8, 16, 32, 64]))
+    # last, because fans reseeds torch's generator (chapter 3, Figure 3.4)
+    widths = [2048, 1024, 512, 256, 128, 64, 32]
+    modes = ("fan_in", "fan_out")
+    yield "fan-modes", figures.fan_modes(
+        widths, {m: fans.signal_and_blame(widths, m) for m in modes},
+        {m: fans.predicted(widths, m) for m in modes})
 
 
 def export_figures(outdir):

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { contributions, describe as describeChain, finiteDifference, z }
   from "../../explorers/chain-explorer.js";
 import { count, fixed, power, sci } from "../../explorers/common.js";
-import { amount, decades, describe, runFor }
+import { amount, decades, describe, percent, runFor }
   from "../../explorers/depth-explorer.js";
 
 test("number text matches the book's prose style", () => {
@@ -40,6 +40,7 @@ const DATA = {
   depths: [1, 3],
   size: 4096,
   lr: 0.1,
+  closed: 0.01,
   labels: { activation: { relu: "ReLU" }, init: { he: "He" } },
   start: { activation: "relu", init: "he", depth: 3 },
   runs: {
@@ -47,6 +48,8 @@ const DATA = {
       norms: [[0.5], [1e-15, 0.3, 2.0]],
       changed: [4096, 17],
       nonzero: [4096, 4096],
+      gate: [0.5, 0.0475],
+      closed: [0.5, 0.578],
     },
   },
 };
@@ -56,6 +59,8 @@ test("each setting selects its own precomputed run", () => {
   assert.deepEqual(run.norms, [1e-15, 0.3, 2.0]);
   assert.equal(run.changed, 17);
   assert.equal(runFor(DATA, "relu", "he", 1).changed, 4096);
+  assert.equal(run.gate, 0.0475);
+  assert.equal(run.closed, 0.578);
   // the depths need not be consecutive, and a missing one is an error
   assert.throws(() => runFor(DATA, "relu", "he", 2), RangeError);
 });
@@ -81,6 +86,15 @@ test("the summary states the result in words", () => {
   assert.match(text, /4,096 of the 4,096 first-layer gradient entries/);
   assert.match(text, /would change 17 of the weights/);
   assert.match(describe(DATA, "relu", "he", 1), /1 hidden layer:/);
+  assert.match(text,
+    /gates ϕ′\(z\) average 0\.048, and 58% of them are below 0\.01\.$/);
+});
+
+test("shares read as whole percentages", () => {
+  assert.equal(percent(0.578), "58%");
+  assert.equal(percent(0), "0%");
+  assert.equal(percent(0.002), "under 1%");
+  assert.equal(percent(1), "100%");
 });
 
 import { grade, parseNumber } from "../../explorers/quiz.js";

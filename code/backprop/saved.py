@@ -1,0 +1,55 @@
+"""What autograd keeps for the backward pass, measured two ways.
+
+One tensor can be saved by two operations (a ReLU's output is also the
+next layer's input), so both counts add each storage once. Parameters
+are left out: they are in memory anyway.
+"""
+
+import torch
+from torch.utils.checkpoint import checkpoint_sequential
+
+
+def saved_bytes(model, x, segments=None):
+    """(bytes of the distinct storages saved for backward, the loss).
+
+    A saved_tensors_hooks pair sees every tensor as autograd saves it.
+    With segments, checkpoint_sequential keeps only each segment's input
+    and recomputes the rest during the backward pass.
+    """
+    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    kept = {}  # address -> storage; a second save of a storage adds nothing
+
+    def pack(t):
+        storage = t.untyped_storage()
+        if storage.data_ptr() not in params:
+            kept[storage.data_ptr()] = storage
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        if segments:
+            out = checkpoint_sequential(model, segments, x,
+                                        use_reentrant=False)
+        else:
+            out = model(x)
+        loss = out.pow(2).mean()
+    return sum(s.nbytes() for s in kept.values()), loss
+
+
+def saved_by_graph(loss, model):
+    """(tensors saved, distinct storages among them, bytes of those
+    storages), found by walking the graph back from loss.grad_fn."""
+    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    saved, todo, seen = [], [loss.grad_fn], set()
+    while todo:
+        node = todo.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        for name in dir(node):  # e.g. ReluBackward0._saved_result
+            value = getattr(node, name) if name.startswith("_saved_") else 0
+            if (isinstance(value, torch.Tensor) and
+                    value.untyped_storage().data_ptr() not in params):
+                saved.append(value.untyped_storage())
+        todo += [parent for parent, _ in node.next_functions]
+    distinct = {s.data_ptr(): s.nbytes() for s in saved}
+    return len(saved), len(distinct), sum(distinct.values())

@@ -1,0 +1,24 @@
+"""Data for chapter 1's training run: an XOR task and a straight-line
+baseline to compare with."""
+
+import torch
+
+
+def xor_problem(n=64, d_in=5, d_hidden=8, seed=6050):
+    """n random inputs, labelled +1 where the first two coordinates have
+    the same sign and -1 where they differ, and a d_in-d_hidden-1
+    network to learn them: small random weights and zero biases."""
+    gen = torch.Generator().manual_seed(seed)  # leaves torch's own alone
+    X = torch.randn(n, d_in, generator=gen)
+    y = torch.sign(X[:, :1] * X[:, 1:2])  # a column: one row per example
+    weights = [0.3 * torch.randn(d_hidden, d_in, generator=gen),
+               0.3 * torch.randn(1, d_hidden, generator=gen)]
+    biases = [torch.zeros(d_hidden), torch.zeros(1)]
+    return X, y, weights, biases
+
+
+def line_fit_loss(X, y):
+    """Mean squared error of the best affine fit y ~ X c + c0."""
+    design = torch.cat([X, torch.ones(len(X), 1)], dim=1)
+    coef = torch.linalg.lstsq(design, y).solution  # least squares
+    return ((design @ coef - y) ** 2).mean().item()
