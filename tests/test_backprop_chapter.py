@@ -105,6 +105,32 @@ def test_local_rules_and_routes_as_derived_by_hand(run_chapter):
 
 # ---- training with the hand-written backward pass -------------------------
 
+def test_recursion_instance_by_hand(run_chapter):
+    run = run_chapter("backprop")
+    # delta_j = sum_k W_kj delta'_k * s(z_j)(1 - s(z_j)), in plain numpy
+    W = np.array([[0.5, -1.0], [2.0, 0.3], [-0.4, 0.8]])
+    up = np.array([0.1, -0.2, 0.3])
+    s = 1 / (1 + np.exp(-np.array([0.4, -1.2])))
+    expected = [sum(W[k, j] * up[k] for k in range(3)) * s[j] * (1 - s[j])
+                for j in range(2)]
+    for name in ("by_column", "by_row", "by_autograd"):
+        got = run.value(f"{name}.tolist()")
+        np.testing.assert_allclose(got, expected, rtol=1e-6)
+    assert run.value("W_up.shape[1]") == len(expected)
+
+
+def test_training_exercise_as_described(run_chapter):
+    run = run_chapter("backprop")
+    runs, start = run.value("runs"), run.value("losses[0]")
+    line = run.value("line_loss")
+    assert runs["lr 0.2"] < runs["lr 0.05"] < line  # slower, not stuck
+    assert runs["lr 1.0"] > start  # "the loss grows instead of falling"
+    assert runs["lr 0.2"] < runs["2 hidden"] < line  # "better than the
+    # line's but far from the eight units'"
+    # the 0.2 run is the section's own run, repeated from the same seed
+    assert runs["lr 0.2"] == pytest.approx(run.value("losses[-1]"))
+
+
 def test_training_run_learns_what_a_line_cannot(run_chapter):
     run = run_chapter("backprop")
     losses = run.value("losses")
@@ -164,8 +190,11 @@ def test_bug_exercise_widths(run_chapter):
 def _texts(fig):
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
+    hidden = {id(t) for ax in fig.axes if not ax.axison  # axis("off")
+              for axis in (ax.xaxis, ax.yaxis) for t in axis.findobj(Text)}
     return [(t, t.get_window_extent(renderer)) for t in fig.findobj(Text)
-            if t.get_visible() and t.get_text().strip()]
+            if t.get_visible() and t.get_text().strip()
+            and id(t) not in hidden]
 
 
 def _lines(fig):
@@ -198,11 +227,18 @@ def _touches(bbox, points, pad=1.0):
     return False
 
 
-def _crossings(fig):
-    """Labels that touch a line, another label, or a shape they are not
-    the label of."""
+# A label must keep this far (in points, as printed) from every line,
+# arrowhead and shape that it does not belong to: nearer, it reads as
+# touching them even where no pixel is shared.
+CLEAR = 2.5
+
+
+def _crossings(fig, clear=CLEAR):
+    """Labels that come nearer than clear points to a line, an arrowhead,
+    another label, or a shape they are not the label of."""
     texts = _texts(fig)
     renderer = fig.canvas.get_renderer()
+    pad = clear * fig.dpi / 72  # points to display pixels
     shapes = [p.get_window_extent(renderer) for p in fig.findobj()
               if isinstance(p, (Circle, FancyBboxPatch))
               and p.axes is not None]  # drawn shapes, not text frames
@@ -212,14 +248,14 @@ def _crossings(fig):
             if box.overlaps(other_box):
                 bad.append((text.get_text(), other.get_text()))
         for owner, points in _lines(fig):
-            if owner is not text and _touches(box, points):
+            if owner is not text and _touches(box, points, pad):
                 bad.append((text.get_text(), "a line"))
         cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
         for shape in shapes:
             if shape.contains(cx, cy):  # the shape's own label fits in it
                 if not (shape.x0 <= box.x0 and box.x1 <= shape.x1):
                     bad.append((text.get_text(), "its own shape"))
-            elif box.padded(1).overlaps(shape):
+            elif box.padded(pad).overlaps(shape):
                 bad.append((text.get_text(), "a shape"))
     return bad
 
@@ -227,12 +263,13 @@ def _crossings(fig):
 @pytest.fixture(scope="module")
 def chapter_one_figures():
     style.apply()
-    weights, biases, x = blame.example_network()
+    weights, biases, x = tasks.example_network()
     acts = blame.forward(weights, biases, x)
     deltas, _, _ = blame.backward(weights, acts, torch.ones(1, 1))
     return {"numeric": figures.numeric_graph(*book.numeric_neuron()),
             "blame": figures.blame_flow([3, 4, 4, 1], deltas),
-            "deltas": deltas}
+            "outer": figures.outer_product(deltas[1], acts[1]),
+            "deltas": deltas, "acts": acts}
 
 
 def test_geometry_check_sees_a_struck_label():
@@ -240,6 +277,33 @@ def test_geometry_check_sees_a_struck_label():
     ax.plot([0, 1], [0.5, 0.5])
     ax.text(0.5, 0.5, "0.1689", ha="center", va="center")
     assert _crossings(fig) == [("0.1689", "a line")]
+
+
+def _edge_into_box(above, gap):
+    """An arrow into a box, as on Figure 1.1's last edges, and a label
+    "0.7109" whose bottom is above points over the shaft and whose right
+    end is gap points short of the box (so over the arrowhead if gap is
+    under its 4.4 points)."""
+    fig = matplotlib.pyplot.figure(figsize=(3, 1))
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set(xlim=(0, 216), ylim=(-36, 36))  # 1 unit = 1 point
+    ax.axis("off")
+    ax.annotate("", xy=(150, 0), xytext=(60, 0), arrowprops={
+        "arrowstyle": "-|>", "lw": 1.2, "mutation_scale": 11})
+    ax.add_patch(FancyBboxPatch((150, -20), 40, 40, boxstyle="round,pad=0"))
+    ax.text(150 - gap, above, "0.7109", ha="right", va="bottom", fontsize=9)
+    return fig
+
+
+def test_geometry_check_sees_a_label_that_crowds_an_arrowhead_or_a_box():
+    # as on the proofs of Figure 1.1: 1.4 points over the arrowhead, or
+    # 1.8 points beside a box, shares no pixel yet reads as touching
+    over_head, beside_box = _edge_into_box(3.6, 4), _edge_into_box(8, 1.8)
+    assert _crossings(over_head) == [("0.7109", "a line")]
+    assert _crossings(beside_box) == [("0.7109", "a shape")]
+    for fig in (over_head, beside_box):  # a one-pixel margin saw neither
+        assert _crossings(fig, clear=0.5) == []
+    assert _crossings(_edge_into_box(3.6, 12)) == []
 
 
 def test_numeric_graph_labels_clear_every_line(chapter_one_figures):
@@ -271,3 +335,59 @@ def test_blame_flow_is_legible_and_signed_without_colour(
     assert all(a[1] < b[0] for a, b in zip(spans, spans[1:]))
     assert any(t.get_text().startswith(MINUS) for t in ticks)
     assert not any("-" in t.get_text() for t in ticks)
+
+
+def _printed_sizes(fig):
+    """Font sizes as printed: savefig adds 0.1 inch on either side, and
+    the PDF scales a figure wider than its text block down to fit."""
+    fig.canvas.draw()
+    wide = fig.get_tightbbox(fig.canvas.get_renderer()).width + 0.2
+    scale = min(1.0, style.TEXT / wide)
+    return [t.get_fontsize() * scale for t, _ in _texts(fig)]
+
+
+def test_numeric_graph_prints_at_full_size(chapter_one_figures):
+    assert min(_printed_sizes(chapter_one_figures["numeric"])) >= 9
+
+
+def test_outer_product_gives_the_sign_without_colour(chapter_one_figures):
+    fig = chapter_one_figures["outer"]
+    assert _crossings(fig) == []
+    delta = chapter_one_figures["deltas"][1].ravel()
+    act = chapter_one_figures["acts"][1].ravel()
+    entries = torch.cat([delta, act, torch.outer(delta, act).ravel()])
+    # every entry, panel by panel, as a box and a number: dashed and with
+    # a minus sign if negative, solid otherwise
+    cells = [(p, t) for ax in fig.axes if ax.patches
+             for p, t in zip(ax.patches, ax.texts, strict=True)]
+    assert len(cells) == len(entries)
+    for v, (box, text) in zip(entries.tolist(), cells):
+        assert isinstance(box, FancyBboxPatch)
+        assert (box.get_linestyle() not in ("-", "solid")) == (v < 0)
+        assert text.get_text() == f"{v:.2f}".replace("-", MINUS)
+    assert (entries < 0).any()
+    key = fig.texts[0].get_text()
+    assert "dashed border" in key and "solid border" in key
+    assert "panel\N{RIGHT SINGLE QUOTATION MARK}s" in key and "'" not in key
+
+
+def _lightness(rgba):
+    """CIE L* and the grey of a grayscale conversion (Rec. 601 luma, as
+    PIL's convert("L")), both from 0 to 100."""
+    rgb = np.asarray(rgba)[..., :3]
+    linear = np.where(rgb <= 0.04045, rgb / 12.92,
+                      ((rgb + 0.055) / 1.055) ** 2.4)
+    y = linear @ [0.2126, 0.7152, 0.0722]
+    lstar = np.where(y > 0.008856, 116 * np.cbrt(y) - 16, 903.3 * y)
+    return lstar, 100 * rgb @ [0.299, 0.587, 0.114]
+
+
+def test_diverging_map_is_as_dark_for_minus_v_as_for_v():
+    t = np.linspace(0, 0.5, 201)
+    for below, above in zip(_lightness(style.DIVERGING(0.5 - t)),
+                            _lightness(style.DIVERGING(0.5 + t))):
+        assert np.abs(below - above).max() < 3.5  # PuOr's ends: 24 apart
+        assert (np.diff(below) <= 0).all() and (np.diff(above) <= 0).all()
+    # the hues stay: orange below zero, purple above
+    low, high = style.DIVERGING(0.1), style.DIVERGING(0.9)
+    assert low[0] > low[2] and high[2] > high[1]

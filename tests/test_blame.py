@@ -4,7 +4,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from backprop import blame
+from backprop import blame, tasks
 
 shapes = st.lists(st.integers(1, 6), min_size=2, max_size=5)
 
@@ -59,7 +59,7 @@ def test_mse_scale_matches_torch_mse_loss():
 
 
 def test_weight_gradient_is_blame_times_signal():
-    weights, biases, x = blame.example_network()
+    weights, biases, x = tasks.example_network()
     acts = blame.forward(weights, biases, x)
     deltas, grad_w, _ = blame.backward(weights, acts, torch.ones(1, 1))
     for i in range(len(weights)):
@@ -73,7 +73,7 @@ def test_example_network_is_seeded_like_the_spec():
     torch.manual_seed(6050)
     expected = [torch.randn(4, 3), torch.randn(4, 4), torch.randn(1, 4)]
     x = torch.randn(3)
-    weights, biases, x_ours = blame.example_network()
+    weights, biases, x_ours = tasks.example_network()
     for ours, ref in zip(weights, expected):
         torch.testing.assert_close(ours, ref)
     torch.testing.assert_close(x_ours.squeeze(0), x)

@@ -128,32 +128,41 @@ def test_backward_twice_accumulates_like_torch():
     assert w.grad > first  # leaves accumulate, as torch's .grad does
 
 
-def test_drawn_graph_shows_every_node_and_keeps_lines_off_the_boxes():
+def _drawn_graph():
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-    from matplotlib.patches import FancyBboxPatch
+    from backprop import figures, style
 
-    from backprop import figures
-
+    style.apply()
     w, x, b, y = Value(0.7), Value(2.0), Value(-0.5), Value(0.1)
     err = (w * x + b).sigmoid() - y
     loss = 0.5 * err * err
     loss.backward()
     fig = figures.value_graph(loss, {w: "w", err: "a − y", loss: "L"})
+    return fig, loss
+
+
+def test_drawn_graph_shows_every_node_and_keeps_lines_off_the_boxes():
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.patches import FancyBboxPatch
+
+    fig, loss = _drawn_graph()
     ax = fig.axes[0]
     nodes = topological_order(loss)
     boxes = [p for p in ax.patches if isinstance(p, FancyBboxPatch)]
     assert len(boxes) == len(nodes)
     texts = [t.get_text() for t in ax.texts]
-    for node in nodes:  # data and gradient, with a true minus sign
+    for node in nodes:  # data and gradient to 4 decimals, as Figure 1.1
         for number in (node.data, node.grad):
-            assert f"{number:.4g}".replace("-", "−") in texts
+            shown = f"{number:.4f}".rstrip("0").rstrip(".")
+            assert shown.replace("-", "−") in texts
+    assert "0.0879" in texts and "0.08789" not in texts  # dL/dx
     assert not any("-" in t for t in texts)
-    # every edge runs between boxes: no point of a line lies inside one
-    inside = [p.get_bbox() for p in boxes]
+    # every edge runs between boxes: no point of a line lies inside one,
+    # and each starts on the drawn right border of a box
+    inside = [p.get_path().get_extents() for p in boxes]  # as drawn
     for line in ax.lines:
         xs, ys = line.get_data()
         for (x0, y0), (x1, y1) in zip(zip(xs, ys), zip(xs[1:], ys[1:])):
@@ -161,4 +170,67 @@ def test_drawn_graph_shows_every_node_and_keeps_lines_off_the_boxes():
                 px, py = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
                 assert not any(b.x0 < px < b.x1 and b.y0 < py < b.y1
                                for b in inside)
+        assert any(abs(xs[0] - b.x1) < 1e-9 and b.y0 < ys[0] < b.y1
+                   for b in inside)
+    plt.close(fig)
+
+
+def test_drawn_graph_arrowheads_end_on_box_borders_apart():
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Circle, FancyBboxPatch
+    from matplotlib.text import Annotation
+
+    fig, loss = _drawn_graph()
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    point = fig.dpi / 72  # display pixels per point
+    boxes = [p for p in ax.patches if isinstance(p, FancyBboxPatch)]
+    drawn = [p.get_path().get_extents() for p in boxes]
+    circles = [p.get_window_extent(renderer) for p in ax.patches
+               if isinstance(p, Circle)]
+    arrows = [t for t in ax.texts if isinstance(t, Annotation)]
+    edges = {(id(p), id(n)) for n in topological_order(loss)
+             for p in n.parents}
+    assert len(arrows) == len(edges) == len(ax.lines)
+    heads = {}
+    for arrow in arrows:
+        tip_x, tip_y = arrow.xy
+        # the tip is on the left border of a box, on its straight part
+        target = [i for i, b in enumerate(drawn)
+                  if abs(tip_x - b.x0) < 1e-9 and b.y0 + 0.06 < tip_y
+                  < b.y1 - 0.06]
+        assert len(target) == 1, arrow.xy
+        head = arrow.arrow_patch.get_path().get_extents()  # display
+        border = ax.transData.transform((drawn[target[0]].x0, tip_y))[0]
+        # the arrow comes in level, and its head stops at the border:
+        # neither short of it nor inside the box
+        assert arrow.xyann[1] == tip_y
+        assert border - 1.5 * point < head.x1 <= border + 0.01
+        # and it keeps clear of every operation circle
+        assert not any(head.padded(point).overlaps(c) for c in circles)
+        heads.setdefault(target[0], []).append(head)
+    assert len(heads[len(boxes) - 1]) == 2  # the root L, drawn last
+    for into in heads.values():  # heads into one box are apart
+        for i, one in enumerate(into):
+            for other in into[i + 1:]:
+                assert not one.padded(point).overlaps(other)
+    plt.close(fig)
+
+
+def test_drawn_graph_prints_its_text_at_7_5_points_or_more():
+    import matplotlib.pyplot as plt
+
+    from backprop import style
+
+    fig, _ = _drawn_graph()
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    # saved with a 0.1-inch margin, and scaled down if wider than the
+    # PDF's text block
+    wide = fig.get_tightbbox(renderer).width + 0.2
+    scale = min(1.0, style.TEXT / wide)
+    sizes = [t.get_fontsize() * scale for t in fig.axes[0].texts
+             if t.get_text()]
+    assert min(sizes) >= 7.5, (wide, min(sizes))
     plt.close(fig)

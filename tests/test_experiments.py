@@ -66,7 +66,7 @@ def test_shallow_networks_are_prefixes_of_deep_ones():
 
 
 @pytest.mark.parametrize("activation", ["sigmoid", "tanh", "relu"])
-@pytest.mark.parametrize("scale", [{"init": "xavier"}, {"gain": 12}])
+@pytest.mark.parametrize("scale", [{"init": "xavier"}, {"scale": 12}])
 def test_depth_sweep_agrees_exactly_with_single_runs(activation, scale):
     depths = [1, 5, 12]  # any depths, not only consecutive ones
     sweep = depth.depth_sweep(activation, depths, **scale)
@@ -136,7 +136,7 @@ def test_measured_growth_matches_the_variance_formula(curves):
 
 @pytest.fixture(scope="module")
 def scaled():
-    return {c: depth.gradient_diagnostic("sigmoid", depth=30, gain=c)
+    return {c: depth.gradient_diagnostic("sigmoid", depth=30, scale=c)
             for c in (2**0.5, 8, 12, 16)}
 
 
@@ -147,7 +147,7 @@ def span(result):
 def numpy_gates(activation, c, layers=30, width=64):
     """phi'(z) at every pre-activation, by a numpy forward pass and the
     derivatives written out by hand."""
-    x, hidden, _ = depth.build_mlp(layers, width, gain=c)
+    x, hidden, _ = depth.build_mlp(layers, width, scale=c)
     h, gates = x.numpy(), []
     for W in hidden:
         z = h @ W.detach().numpy().T
@@ -167,28 +167,28 @@ def numpy_gates(activation, c, layers=30, width=64):
 def test_gate_statistics_match_a_numpy_forward_pass(activation):
     for c in (2**0.5, 12):
         gates = numpy_gates(activation, c)
-        ours = depth.gradient_diagnostic(activation, gain=c)
+        ours = depth.gradient_diagnostic(activation, scale=c)
         # 1 - tanh^2 loses digits where tanh is near 1: hence rel=1e-6
         assert ours["gate_mean"] == pytest.approx(gates.mean(), rel=1e-6)
         assert ours["gate_closed"] == pytest.approx(
             (gates < 0.01).mean(), abs=1 / gates.size)
 
 
-def test_gain_sets_every_weight_std_to_c_over_root_n():
-    _, hidden, head = depth.build_mlp(3, width=512, gain=12)
+def test_scale_sets_every_weight_std_to_c_over_root_n():
+    _, hidden, head = depth.build_mlp(3, width=512, scale=12)
     for W in hidden:
         assert W.std().item() == pytest.approx(12 / 512**0.5, rel=0.02)
     # the output row has only 512 draws
     assert head.std().item() == pytest.approx(12 / 512**0.5, rel=0.1)
-    # He's rule is the gain sqrt(2), bit for bit up to rounding
+    # He's rule is the scale sqrt(2), bit for bit up to rounding
     _, he, _ = depth.build_mlp(3, width=64)
-    _, c, _ = depth.build_mlp(3, width=64, gain=2**0.5)
+    _, c, _ = depth.build_mlp(3, width=64, scale=2**0.5)
     assert torch.allclose(he[0], c[0], rtol=1e-15, atol=0)
 
 
 def test_scaled_ratio_matches_an_nn_module_reference(scaled):
     # the same network written with torch.nn, differentiated by autograd
-    x, hidden, head = depth.build_mlp(30, gain=12)
+    x, hidden, head = depth.build_mlp(30, scale=12)
     layers = []
     for W in hidden:
         linear = torch.nn.Linear(64, 64, bias=False).double()

@@ -54,14 +54,14 @@ def test_depth_data_is_the_chapter_function(tmp_path):
     assert data["depths"][1] == 6
     assert run["norms"][1] == [float(f"{v:.3g}") for v in single["norms"]]
     assert run["changed"][1] == single["first_changed"]
-    big = data["runs"]["sigmoid|gain 12"]
-    single = depth.gradient_diagnostic("sigmoid", depth=6, gain=12)
+    big = data["runs"]["sigmoid|scale 12"]
+    single = depth.gradient_diagnostic("sigmoid", depth=6, scale=12)
     assert big["norms"][1] == [float(f"{v:.3g}") for v in single["norms"]]
     assert big["gate"][1] == float(f"{single['gate_mean']:.3g}")
     assert big["closed"][1] == round(single["gate_closed"], 3)
     settings = {f"{a}|{s}" for a in explorers.ACTIVATION_LABELS
                 for s in [*explorers.INIT_LABELS,
-                          *(f"gain {c}" for c in explorers.GAINS)]}
+                          *(f"scale {c}" for c in explorers.MULTIPLES)]}
     assert set(data["runs"]) == settings
     assert list(data["labels"]["init"]) == [*explorers.SCALES]
 
@@ -76,13 +76,13 @@ def test_scale_labels_state_the_standard_deviation():
     labels = explorers.SCALE_LABELS
     assert labels["xavier"].startswith("std 1/√n")
     assert labels["he"].startswith("std √2/√n")
-    for c in explorers.GAINS:
-        _, hidden, head = depth.build_mlp(2, n, gain=c)
+    for c in explorers.MULTIPLES:
+        _, hidden, head = depth.build_mlp(2, n, scale=c)
         assert hidden[0].std().item() == pytest.approx(c / n**0.5, rel=0.05)
-        assert labels[f"gain {c}"] == f"std {c}/√n"
-    # the largest gain reaches past the point where the sigmoid's gradient
+        assert labels[f"scale {c}"] == f"std {c}/√n"
+    # the largest scale reaches past the point where the sigmoid's gradient
     # stops vanishing (tests/test_experiments.py)
-    assert max(explorers.GAINS) >= 16
+    assert max(explorers.MULTIPLES) >= 16
 
 
 def test_depth_data_fits_the_page_budget():
@@ -204,12 +204,12 @@ def test_depth_explorer_reaches_the_large_scales(page, page_dir):
     assert activation.input_value() == "sigmoid"
     scale.focus()
     page.page.keyboard.press("End")  # the largest scale
-    assert scale.input_value() == f"gain {explorers.GAINS[-1]}"
-    run = data["runs"][f"sigmoid|gain {explorers.GAINS[-1]}"]
+    assert scale.input_value() == f"scale {explorers.MULTIPLES[-1]}"
+    run = data["runs"][f"sigmoid|scale {explorers.MULTIPLES[-1]}"]
     at = data["depths"].index(int(page.page.locator(
         "#depth-explorer-app output").inner_text()))
     text = summary(page, "depth")
-    assert text.startswith(f"Sigmoid, std {explorers.GAINS[-1]}/√n, ")
+    assert text.startswith(f"Sigmoid, std {explorers.MULTIPLES[-1]}/√n, ")
     assert f"{round(100 * run['closed'][at])}% of them are below" in text
 
 

@@ -35,11 +35,3 @@ def backward(weights, acts, y, scale=1.0):
     grad_b = [d.sum(0) for d in deltas]  # bias gradient
     return deltas, grad_w, grad_b
 
-
-def example_network(sizes=(3, 4, 4, 1), seed=6050):
-    """Random weights, zero biases and one input example, all seeded."""
-    torch.manual_seed(seed)
-    weights = [torch.randn(m, n) for n, m in zip(sizes, sizes[1:])]
-    biases = [torch.zeros(m) for m in sizes[1:]]
-    x = torch.randn(1, sizes[0])
-    return weights, biases, x

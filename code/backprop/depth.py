@@ -20,17 +20,17 @@ CLOSED = 0.01  # a gate below this passes under 1% of the blame
 
 
 def build_mlp(depth, width=64, init="he", batch=128, seed=6050,
-              gain=None):
+              scale=None):
     """An input batch, depth hidden weight matrices and an output row.
 
-    With a gain c, every weight matrix has std c / sqrt(fan-in) instead
+    With a scale c, every weight matrix has std c / sqrt(fan-in) instead
     of init's rule (He's rule is c = sqrt(2)). The biases are all zero,
     so they are left out. The output row is drawn first and the hidden
     layers last: the network of depth d is then the first d layers of any
     deeper one, under the same output layer.
     """
-    std = INIT_STD[init] if gain is None else (
-        lambda n_in, n_out: gain / n_in ** 0.5)
+    std = INIT_STD[init] if scale is None else (
+        lambda n_in, n_out: scale / n_in ** 0.5)
     torch.manual_seed(seed)
     f64 = torch.float64
     head = torch.randn(1, width, dtype=f64) * std(width, 1)
@@ -81,9 +81,9 @@ def gate_summary(gate):
 
 
 def gradient_diagnostic(activation, depth=30, width=64, init="he",
-                        batch=128, lr=0.1, seed=6050, gain=None):
+                        batch=128, lr=0.1, seed=6050, scale=None):
     """Build, run forward, take the mean output as the loss, audit."""
-    x, hidden, head = build_mlp(depth, width, init, batch, seed, gain)
+    x, hidden, head = build_mlp(depth, width, init, batch, seed, scale)
     zs, acts = forward(activation, x, hidden)
     out = (acts[-1] @ head.T).mean()
     result = audit(hidden, torch.autograd.grad(out, hidden), lr)
@@ -91,14 +91,14 @@ def gradient_diagnostic(activation, depth=30, width=64, init="he",
 
 
 def depth_sweep(activation, depths=range(1, 51), width=64, init="he",
-                batch=128, lr=0.1, seed=6050, gain=None):
+                batch=128, lr=0.1, seed=6050, scale=None):
     """gradient_diagnostic for each of the depths, in one pass.
 
     One forward pass serves all depths, because the network of depth d
     is a prefix of the deepest one (see build_mlp).
     """
     x, hidden, head = build_mlp(max(depths), width, init, batch, seed,
-                                gain)
+                                scale)
     zs, acts = forward(activation, x, hidden)
     results = []
     for d in depths:

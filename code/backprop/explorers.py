@@ -13,14 +13,15 @@ from backprop import depth
 
 ACTIVATION_LABELS = {"sigmoid": "Sigmoid", "tanh": "tanh", "relu": "ReLU"}
 # The weight scales, as std c/sqrt(n) for the width n = 64 where they are
-# gains: Xavier's rule gives c = 1 there and He's c = sqrt(2). (The naive
+# multiples: Xavier's rule gives c = 1 there and He's c = sqrt(2). (The naive
 # std 0.12 of chapter 3 would sit next to Xavier's 0.125 here.)
 INIT_LABELS = {"naive 0.05": "std 0.05 (naive)",
                "xavier": "std 1/√n (Xavier)", "he": "std √2/√n (He)"}
-GAINS = [4, 8, 12, 16]  # large enough to keep a sigmoid gradient alive
+MULTIPLES = [4, 8, 12, 16]  # large enough to keep a sigmoid gradient alive
 SCALES = {**{init: {"init": init} for init in INIT_LABELS},
-          **{f"gain {c}": {"gain": c} for c in GAINS}}
-SCALE_LABELS = {**INIT_LABELS, **{f"gain {c}": f"std {c}/√n" for c in GAINS}}
+          **{f"scale {c}": {"scale": c} for c in MULTIPLES}}
+SCALE_LABELS = {**INIT_LABELS,
+                **{f"scale {c}": f"std {c}/√n" for c in MULTIPLES}}
 
 
 def shown(x):

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import yaml
 
-from backprop.prose import Prose, fixed, sci
+from backprop.prose import Prose, count, fixed, sci
 
 SOURCE = Path(__file__).resolve().parents[2] / "chapters" / "questions.yml"
 LETTERS = "abcdefgh"
@@ -73,6 +73,8 @@ def shown_answer(q, namespace):
     value = float(eval(q["answer"], namespace))  # the chapter's own code
     if q.get("significant"):
         return sci(value, q["digits"] - 1), value
+    if q["digits"] == 0:  # a whole number, grouped as in the prose
+        return count(round(value)), value
     return fixed(value, q["digits"]), value
 
 

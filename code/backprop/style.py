@@ -7,6 +7,7 @@ line style and marker, so a grayscale printout still tells them apart.
 from pathlib import Path
 
 import matplotlib as mpl
+from matplotlib.colors import LinearSegmentedColormap
 
 # Okabe & Ito (2008), "Color Universal Design".
 BLUE, ORANGE, VERMILLION = "#0072B2", "#E69F00", "#D55E00"
@@ -22,9 +23,18 @@ SERIES = [  # colour, line style, marker: distinct even without colour
     {"color": GREEN, "linestyle": "-.", "marker": "D"},
 ]
 SEQUENTIAL = "cividis"  # monotone in lightness, safe for colour blindness
-DIVERGING = "PuOr"
+# ColorBrewer's PuOr (orange < 0 < purple), with each pair of opposite
+# stops moved to the same lightness: PuOr's purple end is much darker than
+# its orange end, so in grayscale a negative value looked smaller than a
+# positive one of the same size. Each stop keeps its hue; its lightness is
+# set so that the mean of CIE L* and the grey that a grayscale print makes
+# (Rec. 601 luma) falls evenly from the white middle to either end.
+DIVERGING = LinearSegmentedColormap.from_list("PuOr_even", [
+    "#763401", "#a95200", "#d27702", "#e3a14d", "#eacda4", "#f6f6f6",
+    "#ced0e1", "#aea7ce", "#8d80ba", "#7e4db3", "#5d2f7b"])
 
-WIDTH = 6.4  # inches: fits the PDF's text block at full size
+WIDTH = 6.4  # inches: a plot's width; the PDF scales it to the text
+TEXT = 5.9  # inches: the PDF's text block; a wider figure prints smaller
 
 RC = {
     "font.family": "DejaVu Sans",

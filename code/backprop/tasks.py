@@ -1,5 +1,5 @@
-"""Data for chapter 1's training run: an XOR task and a straight-line
-baseline to compare with."""
+"""Data for chapter 1: the small random network of the blame equations,
+and for the training run an XOR task and a straight-line baseline."""
 
 import torch
 
@@ -22,3 +22,15 @@ def line_fit_loss(X, y):
     design = torch.cat([X, torch.ones(len(X), 1)], dim=1)
     coef = torch.linalg.lstsq(design, y).solution  # least squares
     return ((design @ coef - y) ** 2).mean().item()
+
+
+def example_network(sizes=(3, 4, 4, 1), seed=6050):
+    """Random weights, zero biases and one input example, all seeded.
+
+    torch.manual_seed rather than a Generator: these draws reproduce the
+    network of the book's specification."""
+    torch.manual_seed(seed)
+    weights = [torch.randn(m, n) for n, m in zip(sizes, sizes[1:])]
+    biases = [torch.zeros(m) for m in sizes[1:]]
+    x = torch.randn(1, sizes[0])
+    return weights, biases, x

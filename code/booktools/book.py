@@ -555,11 +555,11 @@ def chapter_figures():
     import torch
 
     from backprop import blame, cost, depth, energy, fans, figures, style
-    from backprop.tasks import line_fit_loss, xor_problem
+    from backprop.tasks import example_network, line_fit_loss, xor_problem
     from backprop.train import train
 
     style.apply()
-    weights, biases, x = blame.example_network()
+    weights, biases, x = example_network()
     acts = blame.forward(weights, biases, x)
     deltas, _, _ = blame.backward(weights, acts, torch.ones(1, 1))
     z = torch.arange(-600, 601) / 100  # -6 to 6, with z = 0 exactly
