@@ -10,6 +10,7 @@ import pytest
 import torch
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 from matplotlib.text import Annotation, Text
+from test_chapters import inline, printed
 
 from backprop import blame, figures, style, tasks
 from backprop.prose import fixed
@@ -19,18 +20,6 @@ matplotlib.use("Agg")
 MINUS = "\N{MINUS SIGN}"
 
 
-def inline(run, expr):
-    for cell in run.cells:
-        for e, value in cell.inline:
-            if e == expr:
-                return value
-    raise KeyError(expr)
-
-
-def printed(run, label):
-    cell = next(c for c in run.cells if c.options.get("label") == label)
-    return "".join(o.get("text", "") for o in cell.outputs
-                   if o.output_type == "stream")
 
 
 # ---- the worked neuron ---------------------------------------------------

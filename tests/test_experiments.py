@@ -75,19 +75,25 @@ def test_depth_sweep_agrees_exactly_with_single_runs(activation, scale):
             activation, depth=d, **scale)
 
 
+def nn_reference_norms(x, hidden, head, activation):
+    """Each layer's weight-gradient norm for the same network written
+    with torch.nn and differentiated by autograd."""
+    layers = []
+    for W in hidden:
+        linear = torch.nn.Linear(*W.shape[::-1], bias=False).double()
+        linear.weight.data.copy_(W.detach())
+        layers += [linear, activation()]
+    net = torch.nn.Sequential(*layers)
+    (net(x) @ head.T).mean().backward()
+    return [m.weight.grad.norm().item() for m in net
+            if isinstance(m, torch.nn.Linear)]
+
+
 def test_diagnostic_matches_an_nn_module_reference():
     # the same network written with torch.nn, differentiated by autograd
     x, hidden, head = depth.build_mlp(depth=5, width=16, batch=8)
-    layers = []
-    for W in hidden:
-        linear = torch.nn.Linear(16, 16, bias=False).double()
-        linear.weight.data.copy_(W.detach())
-        layers += [linear, torch.nn.Tanh()]
-    net = torch.nn.Sequential(*layers)
-    (net(x) @ head.T).mean().backward()
+    reference = nn_reference_norms(x, hidden, head, torch.nn.Tanh)
     ours = depth.gradient_diagnostic("tanh", depth=5, width=16, batch=8)
-    reference = [m.weight.grad.norm().item() for m in net
-                 if isinstance(m, torch.nn.Linear)]
     assert ours["norms"] == pytest.approx(reference, rel=1e-12)
 
 
@@ -189,15 +195,7 @@ def test_scale_sets_every_weight_std_to_c_over_root_n():
 def test_scaled_ratio_matches_an_nn_module_reference(scaled):
     # the same network written with torch.nn, differentiated by autograd
     x, hidden, head = depth.build_mlp(30, scale=12)
-    layers = []
-    for W in hidden:
-        linear = torch.nn.Linear(64, 64, bias=False).double()
-        linear.weight.data.copy_(W.detach())
-        layers += [linear, torch.nn.Sigmoid()]
-    net = torch.nn.Sequential(*layers)
-    (net(x) @ head.T).mean().backward()
-    norms = [m.weight.grad.norm().item() for m in net
-             if isinstance(m, torch.nn.Linear)]
+    norms = nn_reference_norms(x, hidden, head, torch.nn.Sigmoid)
     assert span(scaled[12]) == pytest.approx(norms[-1] / norms[0],
                                              rel=1e-10)
 
