@@ -31,36 +31,53 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 test: setup
 	$(BIN)/pytest
 
-figures: setup
-	$(PY) -m booktools.book figures figures
-
-# Each chapter runs once per build, whatever the formats: into what Quarto
-# renders (chapters/x-executed.ipynb) and the student notebook. A chapter
-# runs again only when its source, the package, the questions or the pins
-# change, so nothing stale is ever shown.
+# Each chapter runs once per build, whatever the formats, into what Quarto
+# renders (chapters/x-executed.ipynb); the run also keeps the chapter's
+# figures (figures/, as SVG and PDF) and the numbers the slides take from
+# it. A chapter runs again only when something it runs changes: its
+# source, the teaching package, the questions, the slides' numbers, the
+# pins, or the build modules that run it or that its kernel imports. The
+# exporters, the renderer and the bench are not among them.
 CHAPTERS := $(wildcard chapters/*.qmd)
 EXECUTED := $(CHAPTERS:.qmd=-executed.ipynb)
-DEPENDS := $(wildcard code/backprop/*.py code/booktools/*.py) \
-  chapters/questions.yml requirements.txt
+NOTEBOOKS := $(patsubst chapters/%.qmd,notebooks/%.ipynb,$(CHAPTERS))
+BOOKTOOLS := code/booktools
+RUNS := $(wildcard code/backprop/*.py) chapters/questions.yml \
+  slides/numbers.yml requirements.txt \
+  $(addprefix $(BOOKTOOLS)/,__init__.py qmd.py run.py slides.py quiz.py \
+  explorers.py)
 
-chapters/%-executed.ipynb: chapters/%.qmd $(DEPENDS) | $(VENV)/.installed
-	$(PY) -m booktools.book execute $<
+chapters/%-executed.ipynb: chapters/%.qmd $(RUNS) | $(VENV)/.installed
+	$(PY) -m booktools execute $<
 
-# Each run also keeps the numbers that the slides take from its chapter;
-# they are gathered into slides/_variables.yml for the deck.
-$(EXECUTED): slides/numbers.yml
-slides/_variables.yml: $(EXECUTED)
-	$(PY) -m booktools.book variables
-
-notebooks: $(EXECUTED)
-	$(PY) -m booktools.book bundle
+# The numbers each run kept are gathered into slides/_variables.yml.
+slides/_variables.yml: $(EXECUTED) $(BOOKTOOLS)/slides.py
+	$(PY) -m booktools variables
 
 # The chapters are independent: run them side by side (2 cores here).
 executed: $(VENV)/.installed
 	@$(MAKE) --no-print-directory -j2 $(EXECUTED) slides/_variables.yml
 
+# The figures are what the chapters' runs show.
+figures: executed
+
+# A student notebook is made from its executed chapter, without running
+# it; the book's numbering comes from every chapter's source.
+notebooks/%.ipynb: chapters/%-executed.ipynb $(CHAPTERS) _quarto.yml \
+  $(addprefix $(BOOKTOOLS)/,__init__.py qmd.py quiz.py notebooks.py) \
+  | $(VENV)/.installed
+	$(PY) -m booktools notebook $<
+
+# The zip: the notebooks, the teaching package and what they need pinned.
+notebooks/backprop-notebooks.zip: $(NOTEBOOKS) $(wildcard code/backprop/*.py) \
+  requirements.txt $(BOOKTOOLS)/bundle.py
+	$(PY) -m booktools bundle
+
+notebooks: executed
+	@$(MAKE) --no-print-directory notebooks/backprop-notebooks.zip
+
 bench: setup
-	$(PY) -m booktools.book bench
+	$(PY) -m booktools bench
 
 # Quarto from PATH, else the pinned quarto-cli wheel in the venv.
 quarto: setup

@@ -2,7 +2,8 @@
 
 import pytest
 
-from booktools import book
+from booktools import ROOT
+from booktools.run import ChapterRun
 
 
 @pytest.fixture(scope="session")
@@ -12,8 +13,8 @@ def run_chapter():
 
     def get(name):
         if name not in runs:
-            path = book.ROOT / "chapters" / f"{name}.qmd"
-            runs[name] = book.ChapterRun(path)
+            path = ROOT / "chapters" / f"{name}.qmd"
+            runs[name] = ChapterRun(path)
         return runs[name]
 
     yield get

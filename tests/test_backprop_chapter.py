@@ -10,11 +10,10 @@ import pytest
 import torch
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 from matplotlib.text import Annotation, Text
-from test_chapters import inline, printed
+from test_chapters import printed, shown
 
-from backprop import blame, figures, style, tasks
+from backprop import blame, diagrams, figures, style, tasks
 from backprop.prose import fixed
-from booktools import book
 
 matplotlib.use("Agg")
 MINUS = "\N{MINUS SIGN}"
@@ -45,32 +44,49 @@ def test_neuron_loss_and_gradients_differ_where_shown(run_chapter):
     ref = autograd_neuron()
     # the trap of issue 17: no two of these may print alike
     distinct = ["L", "dL/da", "dL/dz", "dL/dw", "dL/dx"]
-    shown = [fixed(ref[k], 4) for k in distinct]
-    assert len(set(shown)) == len(shown), dict(zip(distinct, shown))
+    digits = [fixed(ref[k], 4) for k in distinct]
+    assert len(set(digits)) == len(digits), dict(zip(distinct, digits))
     # the chapter's hand computation is autograd's, at the digits shown
     run = run_chapter("backprop")
     for name, expr in [("L", "L0"), ("dL/da", "d_a"), ("dL/dz", "d_z"),
                        ("dL/db", "d_b"), ("dL/dw", "d_w"),
                        ("dL/dx", "d_x")]:
         assert run.value(expr) == pytest.approx(ref[name], rel=1e-12)
-        assert inline(run, f"fixed({expr}, 4)") == fixed(ref[name], 4)
+        assert shown(run, f"fixed({expr}, 4)") == fixed(ref[name], 4)
     # by hand: the half square hands back a - y, so dL/da = a - y
     a = 1 / (1 + math.exp(-(0.7 * 2 - 0.5)))
     assert ref["dL/da"] == pytest.approx(a - 0.1)
-    assert inline(run, "fixed(a0 * (1 - a0), 4)") == fixed(a * (1 - a), 4)
+    assert shown(run, "fixed(a0 * (1 - a0), 4)") == fixed(a * (1 - a), 4)
     text = printed(run, "numeric-autograd")
-    shown = [float(v) for v in text.split("[", 1)[1].split("]")[0].split()]
-    assert shown == [round(ref[k], 4) for k in ("dL/dw", "dL/dx", "dL/db")]
+    printed_grads = [float(v) for v in
+                     text.split("[", 1)[1].split("]")[0].split()]
+    assert printed_grads == [round(ref[k], 4)
+                             for k in ("dL/dw", "dL/dx", "dL/db")]
+
+
+def numeric_neuron():
+    """Values and gradients of the worked neuron, by the Value engine:
+    a second computation, beside the chapter's by hand and autograd's."""
+    from backprop.engine import Value
+
+    nodes = {"w": Value(0.7), "x": Value(2.0), "b": Value(-0.5)}
+    nodes["wx"] = nodes["w"] * nodes["x"]
+    nodes["z"] = nodes["wx"] + nodes["b"]
+    nodes["a"] = nodes["z"].sigmoid()
+    nodes["L"] = (nodes["a"] - 0.1) * (nodes["a"] - 0.1) * 0.5
+    nodes["L"].backward()
+    return ({k: v.data for k, v in nodes.items()},
+            {k: v.grad for k, v in nodes.items()})
 
 
 def test_slide_and_figure_show_the_same_neuron(run_chapter):
-    values, grads = book.numeric_neuron()
+    values, grads = numeric_neuron()
     ref = autograd_neuron()
     assert values["L"] == pytest.approx(ref["L"])
     assert grads["w"] == pytest.approx(ref["dL/dw"])
     assert grads["b"] == pytest.approx(ref["dL/db"])
     assert grads["a"] == pytest.approx(ref["dL/da"])
-    fig = figures.numeric_graph(values, grads)
+    fig = diagrams.numeric_graph(values, grads)
     labels = {t.get_text() for t in fig.findobj(Text)}
     for key in ("L", "dL/dw", "dL/dx", "dL/db", "dL/da"):
         assert fixed(ref[key], 4) in labels, key
@@ -127,7 +143,7 @@ def test_training_run_learns_what_a_line_cannot(run_chapter):
     assert all(b <= a for a, b in zip(losses, losses[1:]))  # never rises
     assert losses[-1] < losses[0] / 10  # "more than ten times lower"
     assert losses[250] > 0.9 * losses[0]  # "a few hundred steps" flat
-    assert inline(run, "fixed(losses[0] / losses[-1], 0)") == fixed(
+    assert shown(run, "fixed(losses[0] / losses[-1], 0)") == fixed(
         losses[0] / losses[-1], 0)
     # the straight line, by least squares in numpy (an independent fit)
     X = np.array(run.value("X_xor.tolist()"), dtype=np.float64)
@@ -255,7 +271,7 @@ def chapter_one_figures():
     weights, biases, x = tasks.example_network()
     acts = blame.forward(weights, biases, x)
     deltas, _, _ = blame.backward(weights, acts, torch.ones(1, 1))
-    return {"numeric": figures.numeric_graph(*book.numeric_neuron()),
+    return {"numeric": diagrams.numeric_graph(*numeric_neuron()),
             "blame": figures.blame_flow([3, 4, 4, 1], deltas),
             "outer": figures.outer_product(deltas[1], acts[1]),
             "deltas": deltas, "acts": acts}

@@ -53,7 +53,7 @@ def test_the_three_gradients_agree_in_float64():
 
 def test_gradient_flops_grow_as_stated():
     x = torch.randn(8, 4)
-    small, large = (cost.gradient_flops(cost.mlp([4, w, w, 1]), x)
+    small, large = (modes.gradient_flops(cost.mlp([4, w, w, 1]), x)
                     for w in (8, 32))
     P = [cost.n_params(cost.mlp([4, w, w, 1])) for w in (8, 32)]
     for c, p in zip((small, large), P):

@@ -132,14 +132,14 @@ def _drawn_graph():
     import matplotlib
 
     matplotlib.use("Agg")
-    from backprop import figures, style
+    from backprop import diagrams, style
 
     style.apply()
     w, x, b, y = Value(0.7), Value(2.0), Value(-0.5), Value(0.1)
     err = (w * x + b).sigmoid() - y
     loss = 0.5 * err * err
     loss.backward()
-    fig = figures.value_graph(loss, {w: "w", err: "a − y", loss: "L"})
+    fig = diagrams.value_graph(loss, {w: "w", err: "a − y", loss: "L"})
     return fig, loss
 
 

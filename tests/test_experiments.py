@@ -106,20 +106,26 @@ def test_xavier_std_matches_torch():
     assert w.std().item() == pytest.approx(ours, rel=0.05)
 
 
-def test_gates_peak_and_kink():
-    z = torch.arange(-600, 601) / 100
-    sig, relu = depth.gate_derivatives(z)
-    assert sig.max().item() == pytest.approx(0.25, abs=1e-12)
+def test_gates_peak_and_kink(run_chapter):
+    run = run_chapter("deep")  # the chapter's gate(), by autograd
+    z = torch.tensor(run.value("z_grid.tolist()"), dtype=torch.float64)
+    sig = torch.tensor(run.value("sig_gate.tolist()"), dtype=torch.float64)
+    relu = torch.tensor(run.value("relu_gate.tolist()"), dtype=torch.float64)
+    s = torch.sigmoid(z)
+    torch.testing.assert_close(sig, s * (1 - s))  # derived by hand
     assert z[sig.argmax()].item() == pytest.approx(0.0, abs=1e-6)
     assert sig.min().item() < 0.003  # saturation closes the gate
     assert relu[z < 0].eq(0).all() and relu[z > 0].eq(1).all()
     assert relu[z == 0].item() == 0  # PyTorch's choice at the kink
 
 
+SIGNAL_SCHEMES = ["naive 0.05", "naive 0.12", "he"]  # as in chapter 3
+
+
 @pytest.fixture(scope="module")
 def curves():
-    return {name: energy.signal_std(std) for name, std in
-            energy.SCHEMES.items()}
+    return {name: energy.signal_std(depth.INIT_STD[name])
+            for name in SIGNAL_SCHEMES}
 
 
 def test_he_keeps_the_signal_while_naive_scales_fail(curves):
@@ -132,8 +138,12 @@ def test_he_keeps_the_signal_while_naive_scales_fail(curves):
 
 def test_measured_growth_matches_the_variance_formula(curves):
     # Var grows by n Var(w) / 2 per ReLU layer, so std by its square root
-    for (name, stds), std in zip(curves.items(), energy.SCHEMES.values()):
-        predicted = math.sqrt(energy.gain_per_layer(std))
+    for name, stds in curves.items():
+        var_w = {"naive 0.05": 0.05**2, "naive 0.12": 0.12**2,
+                 "he": 2 / 256}[name]  # the schemes, written out by hand
+        predicted = math.sqrt(256 * var_w / 2)
+        assert energy.gain_per_layer(depth.INIT_STD[name]) == (
+            pytest.approx(256 * var_w / 2))
         measured = (stds[-1] / stds[9]) ** (1 / 30)
         assert measured == pytest.approx(predicted, rel=0.05), name
 

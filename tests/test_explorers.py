@@ -4,6 +4,7 @@ The browser tests use a small page built here from the same markup the
 chapters print, so they need no Quarto.
 """
 
+import ast
 import json
 import shutil
 import subprocess
@@ -11,9 +12,9 @@ import subprocess
 import pytest
 from browser import WatchedPage, axe_violations, chromium, serve
 
-from backprop import explorers
+from backprop import depth
 from backprop.prose import count, fixed, sci
-from booktools import book
+from booktools import ROOT, explorers
 
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="Node.js is not "
@@ -22,7 +23,7 @@ needs_node = pytest.mark.skipif(NODE is None, reason="Node.js is not "
 
 @needs_node
 def test_explorer_logic_under_node():
-    result = subprocess.run([NODE, "--test", "tests/js/"], cwd=book.ROOT,
+    result = subprocess.run([NODE, "--test", "tests/js/"], cwd=ROOT,
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -32,22 +33,20 @@ def test_javascript_and_python_write_numbers_alike():
     values = [3.7e-9, 1.0, 169181.6, -0.0123, 9.999e-3, 0.25 ** 10]
     script = ("import('./explorers/common.js').then(m => console.log("
               f"JSON.stringify({json.dumps(values)}.map(v => m.sci(v)))))")
-    out = subprocess.run([NODE, "-e", script], cwd=book.ROOT,
+    out = subprocess.run([NODE, "-e", script], cwd=ROOT,
                          capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == [sci(v) for v in values]
 
 
 def test_depth_data_carries_only_the_digits_it_shows():
-    data = explorers.depth_data(depths=[1, 2, 3, 4])
+    data = explorers.depth_data(depth.depth_sweep, depths=[1, 2, 3, 4])
     values = [v for run in data["runs"].values() for norms in run["norms"]
               for v in norms]
     assert values and all(v == float(f"{v:.3g}") for v in values)
 
 
 def test_depth_data_is_the_chapter_function(tmp_path):
-    from backprop import depth
-
-    data = explorers.depth_data(depths=[2, 6])
+    data = explorers.depth_data(depth.depth_sweep, depths=[2, 6])
     run = data["runs"]["relu|xavier"]
     single = depth.gradient_diagnostic("relu", depth=6, init="xavier")
     # the same numbers, to the three significant digits it displays
@@ -66,10 +65,33 @@ def test_depth_data_is_the_chapter_function(tmp_path):
     assert list(data["labels"]["init"]) == [*explorers.SCALES]
 
 
+def test_depth_data_runs_the_sweep_it_is_given():
+    # the chapter passes the depth_sweep whose source it shows; the
+    # explorer imports none of the teaching package's functions
+    calls = []
+
+    def sweep(activation, depths, width, lr, **options):
+        calls.append((activation, tuple(depths), width, lr, options))
+        return [{"norms": [1.0] * d, "first_changed": d, "first_nonzero": d,
+                 "gate_mean": 0.25, "gate_closed": 0.5} for d in depths]
+
+    data = explorers.depth_data(sweep, depths=[1, 2], width=4, lr=0.5,
+                                closed=0.125)
+    assert len(calls) == len(explorers.ACTIVATION_LABELS) * len(
+        explorers.SCALES)
+    assert calls[0] == ("sigmoid", (1, 2), 4, 0.5, {"init": "naive 0.05"})
+    assert data["closed"] == 0.125 and data["size"] == 16
+    assert explorers.depth_data(depth.depth_sweep, depths=[1])[
+        "closed"] == depth.CLOSED  # by default, the sweep's own CLOSED
+    tree = ast.parse((ROOT / "code" / "booktools" / "explorers.py")
+                     .read_text())
+    assert {alias.name for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for alias in node.names} == {"json", "re"}
+
+
 def test_scale_labels_state_the_standard_deviation():
     # Xavier's and He's rules for 64-wide layers, as multiples of 1/sqrt(n)
-    from backprop import depth
-
     n = 64
     assert depth.INIT_STD["xavier"](n, n) * n**0.5 == 1.0
     assert depth.INIT_STD["he"](n, n) * n**0.5 == pytest.approx(2**0.5)
@@ -88,7 +110,7 @@ def test_scale_labels_state_the_standard_deviation():
 def test_depth_data_fits_the_page_budget():
     # every chapter page stays within 250 kB (tests/test_render.py); the
     # explorer's data, as the page carries it, takes about an eighth
-    data = explorers.depth_data()
+    data = explorers.depth_data(depth.depth_sweep)
     html = explorers.raw_html("depth", data, "x.js")
     payload = html.split('json">', 1)[1].split("</script>", 1)[0]
     assert len(payload) < 32_000
@@ -107,8 +129,9 @@ def test_compact_numbers_read_back_the_same():
 @pytest.fixture(scope="module")
 def page_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("explorer-page")
-    shutil.copytree(book.ROOT / "explorers", root / "explorers")
-    data = explorers.depth_data(depths=[1, 2, 3, 5, 8])  # starts at 8
+    shutil.copytree(ROOT / "explorers", root / "explorers")
+    data = explorers.depth_data(depth.depth_sweep,
+                                depths=[1, 2, 3, 5, 8])  # starts at 8
     body = "\n".join([
         explorers.raw_html("depth", data, "explorers/depth-explorer.js"),
         explorers.raw_html("chain", explorers.chain_data(),

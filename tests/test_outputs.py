@@ -1,4 +1,5 @@
-"""Generated artefacts: the committed figures and the notebooks."""
+"""Generated artefacts: the committed figures, the student notebooks and
+their zip."""
 
 import json
 import os
@@ -11,9 +12,13 @@ import zipfile
 import nbformat
 import pytest
 
-from booktools import book
+from booktools import ROOT, bundle
+from booktools.bundle import PinError, code_of, requirements
+from booktools.notebooks import to_notebook
+from booktools.qmd import book_numbers, chapters, read_qmd
+from booktools.run import SOURCE_DATE_EPOCH, figure_files, to_quarto_notebook
 
-FIGURES = book.ROOT / "figures"
+FIGURES = ROOT / "figures"
 
 
 NUMBER = re.compile(rb"-?\d+\.?\d*(?:e-?\d+)?")
@@ -49,29 +54,62 @@ def test_figure_comparison_sees_real_changes():
     assert not same_figure(svg, svg.replace(b"path", b"rect"))
 
 
-def test_committed_figures_match_the_code(tmp_path):
-    book.export_figures(tmp_path)
-    fresh = sorted(p.name for p in tmp_path.iterdir())
+def figure_names():
+    """What each fig- cell of the chapters is saved as: fig-x as x."""
+    return [cell.label[len("fig-"):] for path in chapters()
+            for cell in read_qmd(path)[1]
+            if cell.kind == "code" and cell.label.startswith("fig-")]
+
+
+def test_figures_are_one_pair_per_figure_label():
+    names = figure_names()
+    assert names and len(names) == len(set(names))
     committed = sorted(p.name for p in FIGURES.iterdir()
                        if p.suffix in {".svg", ".pdf"})
-    assert fresh == committed, "run `make figures` and commit figures/"
-    for name in fresh:
-        assert same_figure((tmp_path / name).read_bytes(),
-                           (FIGURES / name).read_bytes()), (
-            f"figures/{name} is stale: run `make figures`")
+    assert committed == sorted(f"{name}.{suffix}" for name in names
+                               for suffix in ("svg", "pdf")), (
+        "run `make figures` (the chapters' runs), remove what no fig- "
+        "label names, and commit figures/")
+
+
+def test_committed_figures_are_what_the_chapters_show(run_chapter):
+    # the same run as the executed notebooks' (booktools.run), live here
+    shown = {}
+    for path in chapters():
+        if "```{python}" in path.read_text():
+            shown |= figure_files(run_chapter(path.stem).cells)
+    assert sorted(shown) == sorted(figure_names())
+    for name, files in shown.items():
+        for suffix, data in files.items():
+            assert same_figure(data, (FIGURES / f"{name}.{suffix}")
+                               .read_bytes()), (
+                f"figures/{name}.{suffix} is stale: run `make figures`")
 
 
 def test_figures_carry_no_timestamps():
+    # matplotlib dates them by SOURCE_DATE_EPOCH, the same in every build
+    assert SOURCE_DATE_EPOCH == "0"
     for svg in FIGURES.glob("*.svg"):
-        assert "<dc:date>" not in svg.read_text()
+        assert set(re.findall(r"<dc:date>(.*?)</dc:date>", svg.read_text())
+                   ) <= {"1970-01-01T00:00:00+00:00"}, svg.name
     for pdf in FIGURES.glob("*.pdf"):
-        assert b"/CreationDate" not in pdf.read_bytes()
+        data = pdf.read_bytes()
+        assert set(re.findall(rb"/CreationDate \((.*?)\)", data)) <= {
+            b"D:19700101000000Z"}, pdf.name
+        assert b"/ModDate" not in data, pdf.name
 
 
 @pytest.fixture(scope="module")
 def notebooks(run_chapter):
-    return {f"{name}.ipynb": book.to_notebook(run_chapter(name).cells)
-            for name in ("backprop", "autograd", "deep", "by-hand")}
+    """The student notebooks, made as make makes them: from the executed
+    notebooks (here as written to disk and read back)."""
+    numbers = book_numbers()
+    made = {}
+    for name in ("backprop", "autograd", "deep", "by-hand"):
+        executed = nbformat.reads(nbformat.writes(to_quarto_notebook(
+            run_chapter(name))), as_version=4)
+        made[f"{name}.ipynb"] = to_notebook(executed, numbers)
+    return made
 
 
 def test_notebooks_are_clean_and_leave_out_the_solutions(notebooks):
@@ -79,14 +117,16 @@ def test_notebooks_are_clean_and_leave_out_the_solutions(notebooks):
         nbformat.validate(nb)
         text = json.dumps(nb)
         for leftover in ("{python}", "{{<", ":::", "#| label", "@fig-",
-                         "@eq-", "@sec-", "html_block"):
+                         "@eq-", "@sec-", "html_block", "booktools",
+                         "when-format", "quiz.block", "explorers."):
             assert leftover not in text, (name, leftover)
         assert not re.search(r"\{#(sec|eq|exr)-", text)
+        assert "Check your understanding" in text  # the questions stay
     main = json.dumps(notebooks["backprop.ipynb"])
     assert "## Solution" not in main and "bug_gaps" not in main
     assert "tanh_losses" not in json.dumps(notebooks["autograd.ipynb"])
     # exercises keep their numbers and titles, as the book numbers them
-    numbers = book.book_numbers()
+    numbers = book_numbers()
     assert (f"### Exercise {numbers['exr-by-hand']} (Pencil, easy)"
             in main)
     assert "def buggy_backward" in main  # an exercise's given code stays
@@ -94,6 +134,58 @@ def test_notebooks_are_clean_and_leave_out_the_solutions(notebooks):
     engine = json.dumps(notebooks["autograd.ipynb"])
     assert f"# {numbers['sec-autograd']} Automatic differentiation" in engine
     assert f"## {numbers['sec-engine']} A tiny scalar autograd" in engine
+
+
+BUILD_TOOLS = ("ruff", "playwright", "pytest", "hypothesis", "axe",
+               "actionlint", "nbclient", "bibtexparser", "pyyaml")
+
+
+def pinned(text):
+    return sorted(line for line in text.splitlines()
+                  if line and not line.startswith("#"))
+
+
+def test_requirements_pin_only_what_the_notebooks_import(tmp_path):
+    package = tmp_path / "backprop"
+    package.mkdir()
+    (package / "__init__.py").write_text('"""A package."""\n')
+    (package / "plots.py").write_text(
+        "import math\nimport matplotlib.pyplot as plt\nimport numpy as np"
+        "\n\nfrom . import other\nfrom backprop import plots\n")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "%matplotlib inline\nimport copy\nimport torch\nfrom torch import "
+        "nn\nfrom IPython.display import Markdown\nfrom backprop import "
+        "plots"), nbformat.v4.new_markdown_cell("import pytest")]
+    text = requirements(code_of(nb), package)
+    pins = bundle.read_pins()
+    assert pinned(text) == sorted(
+        (pins[name] for name in ("ipython", "jupyter", "matplotlib",
+                                 "numpy", "torch")), key=str.lower)
+    assert all("==" in line for line in pinned(text))
+    for tool in BUILD_TOOLS:
+        assert tool not in text.lower(), tool
+
+
+def test_requirements_fail_on_what_is_not_pinned(tmp_path):
+    package = tmp_path / "backprop"
+    package.mkdir()
+    pins = tmp_path / "requirements.txt"
+    pins.write_text("jupyter==1.1.1\ntorch==2.13.0\n")
+    assert pinned(requirements(["import torch"], package, pins)) == [
+        "jupyter==1.1.1", "torch==2.13.0"]
+    with pytest.raises(PinError, match=r"import numpy.*not pinned"):
+        requirements(["import numpy"], package, pins)
+    with pytest.raises(PinError, match=r"no_such_module` \(not installed"):
+        requirements(["import no_such_module"], package, pins)
+
+
+def test_the_shipped_package_needs_no_build_tool():
+    # the real teaching package, with no notebook: what it imports itself
+    text = requirements([])
+    assert "torch==" in text and "jupyter==" in text
+    for tool in BUILD_TOOLS:
+        assert tool not in text.lower(), tool
 
 
 def isolated_python(root):
@@ -111,10 +203,16 @@ def isolated_python(root):
 def test_downloaded_notebooks_run_without_the_repository(notebooks,
                                                          tmp_path):
     archive = tmp_path / "backprop-notebooks.zip"
-    book.bundle(notebooks, archive)
+    bundle.bundle(notebooks, archive)
     with zipfile.ZipFile(archive) as z:
         z.extractall(tmp_path)
     folder = tmp_path / "backprop-notebooks"
+    shipped = sorted(p.name for p in (folder / "backprop").glob("*.py"))
+    assert shipped == sorted(p.name for p in (ROOT / "code" / "backprop")
+                             .glob("*.py"))
+    assert "quiz.py" not in shipped and "explorers.py" not in shipped
+    for tool in BUILD_TOOLS:
+        assert tool not in (folder / "requirements.txt").read_text().lower()
     python = isolated_python(tmp_path)
     env = {**os.environ, "MPLBACKEND": "Agg"}
     env.pop("PYTHONPATH", None)

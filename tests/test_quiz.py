@@ -3,7 +3,6 @@ end of every main section, numeric answers computed by the chapters and
 checked here against values derived by hand or by autograd, and the
 widget tested in Chromium."""
 
-import json
 import math
 import re
 
@@ -11,22 +10,21 @@ import pytest
 import torch
 from browser import WatchedPage, axe_violations, chromium, serve
 
-from backprop import quiz
-from booktools import book
+from booktools import ROOT, quiz
 
 QUESTIONS = quiz.load()
 NOT_MAIN = ("summary", "reading", "exercises")  # how those ids end
 
 
 def main_sections(name):
-    text = (book.ROOT / "chapters" / f"{name}.qmd").read_text()
+    text = (ROOT / "chapters" / f"{name}.qmd").read_text()
     found = re.findall(r"^## .*\{#(sec-[\w-]+)\}", text, re.MULTILINE)
     return [s for s in found if not s.endswith(NOT_MAIN)]
 
 
 @pytest.mark.parametrize("name", list(QUESTIONS))
 def test_every_main_section_ends_with_one_to_three_questions(name):
-    text = (book.ROOT / "chapters" / f"{name}.qmd").read_text()
+    text = (ROOT / "chapters" / f"{name}.qmd").read_text()
     assert list(QUESTIONS[name]) == main_sections(name)
     for section, questions in QUESTIONS[name].items():
         assert 1 <= len(questions) <= 3, section
@@ -86,22 +84,45 @@ def test_numeric_answers_match_independent_references(run_chapter):
     assert seen == set(expected)
 
 
-def test_notebook_and_print_forms(run_chapter, tmp_path, monkeypatch):
-    run = run_chapter("by-hand")
-    cell = next(c for c in run.cells
-                if c.options.get("label") == "quiz-sec-paths")
-    text = "".join(o.get("text", "") for o in cell.outputs)
-    assert "<details><summary>Answer</summary>" in text
-    assert "3.0. y reaches z" in text  # the answer, computed, then why
-    info = tmp_path / "info.json"
-    info.write_text(json.dumps(
-        {"format": {"identifier": {"base-format": "typst"}}}))
-    monkeypatch.setenv("QUARTO_EXECUTE_INFO", str(info))
+def test_one_block_holds_every_form_in_its_own_div():
     namespace = {"yt": torch.tensor(3.0)}
     namespace["yt"].grad = torch.tensor(3.0)
     printed = quiz.block("by-hand", "sec-paths", namespace)
-    assert 'when-profile="instructor"' in printed
-    assert "<details>" not in printed
+    divs = re.findall(r'^::::::: \{\.content-visible when-format="(\w+)"\}$',
+                      printed, re.MULTILINE)
+    assert divs == ["html", "typst", "ipynb"]
+    assert printed.count("\n:::::::\n") + printed.endswith(
+        "\n:::::::") == 3  # each div closed
+    page, box, notebook = (quiz.form(printed, f) for f in divs)
+    assert page.startswith("```{=html}") and 'data-quiz="sec-paths"' in page
+    assert 'when-profile="instructor"' in box and "<details>" not in box
+    assert "<details><summary>Answer</summary>" in notebook
+    assert "3.0. y reaches z" in notebook  # the answer, computed, then why
+    assert "::::" not in notebook and "when-format" not in notebook
+
+
+def test_notebook_form_round_trips_through_the_cell_output():
+    # what the student notebook reads: the quiz cell's printed output
+    namespace = {"gx": torch.tensor(-10.0)}
+    mine = [(n, q) for n, s, q in quiz.numbered("by-hand")
+            if s == "sec-local"]
+    printed = str(quiz.block("by-hand", "sec-local", namespace)) + "\n"
+    assert quiz.form(printed) == quiz._notebook(mine, namespace)
+    # the answer key is for the PDF only: a notebook gets nothing from it
+    key = quiz.key("deep", {"default_gain": 1 / 6})
+    assert quiz.form(key) == "" and quiz.form(key, "typst").startswith(
+        '::: {.content-hidden when-profile="instructor"}')
+    assert "**Answers to the questions.**" in key
+
+
+def test_quiz_reads_no_environment_and_keeps_no_state():
+    source = (ROOT / "code" / "booktools" / "quiz.py").read_text()
+    assert not re.search(r"\bos\b|environ\b|getenv", source)
+    assert not hasattr(quiz, "NOTEBOOK")
+    namespace = {"gx": torch.tensor(-10.0)}
+    first = quiz.block("by-hand", "sec-local", namespace)
+    quiz.block("by-hand", "sec-topo", namespace)
+    assert quiz.block("by-hand", "sec-local", namespace) == first
 
 
 @pytest.fixture(scope="module")
@@ -110,16 +131,10 @@ def quiz_page(tmp_path_factory):
     (root / "explorers").mkdir()
     for name in ("quiz.js", "common.js", "explorer.css"):
         (root / "explorers" / name).write_text(
-            (book.ROOT / "explorers" / name).read_text())
-    info = root / "info.json"
-    info.write_text(json.dumps(
-        {"format": {"identifier": {"base-format": "html"}}}))
-    mp = pytest.MonkeyPatch()
-    mp.setenv("QUARTO_EXECUTE_INFO", str(info))
+            (ROOT / "explorers" / name).read_text())
     namespace = {"gx": torch.tensor(-10.0)}
-    blocks = [quiz.block("by-hand", s, namespace)
+    blocks = [quiz.form(quiz.block("by-hand", s, namespace), "html")
               for s in ("sec-local", "sec-topo")]
-    mp.undo()
     body = "\n".join(b.split("\n", 1)[1].rsplit("\n", 1)[0] for b in blocks)
     body = body.replace("../explorers/", "explorers/")
     (root / "chapters").mkdir()

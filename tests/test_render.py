@@ -14,15 +14,15 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from booktools import book
+from booktools import ROOT, qmd
 
 needs_quarto = pytest.mark.skipif(
     shutil.which("quarto") is None,
     reason="Quarto is not on PATH: the rendered book cannot be built here "
            "(CI installs Quarto 1.10 and runs these tests)")
 
-BOOK = book.ROOT / "_book"
-INSTRUCTOR = book.ROOT / "_book-instructor"
+BOOK = ROOT / "_book"
+INSTRUCTOR = ROOT / "_book-instructor"
 DECK = BOOK / "slides" / "backprop.html"
 HANDOUT = BOOK / "slides" / "backprop-handout.pdf"
 SLIDE_CHAPTERS = ["backprop", "autograd", "deep"]  # the deck follows them
@@ -64,7 +64,7 @@ def test_warning_filter_sees_through_colour():
 def render_log():
     logs = []
     for target in (["book"], ["pdf", "PROFILE=instructor"]):
-        result = subprocess.run(["make", *target], cwd=book.ROOT,
+        result = subprocess.run(["make", *target], cwd=ROOT,
                                 capture_output=True, text=True, timeout=1800)
         logs.append(result.stdout + result.stderr)
         assert result.returncode == 0, logs[-1][-5000:]
@@ -110,8 +110,8 @@ def pdf_lines(pdf):
 @needs_quarto
 def test_book_has_every_page_and_both_pdfs(render_log):
     assert (BOOK / "index.html").exists()
-    for path in book.chapters()[1:]:
-        page = BOOK / path.relative_to(book.ROOT).with_suffix(".html")
+    for path in qmd.chapters()[1:]:
+        page = BOOK / path.relative_to(ROOT).with_suffix(".html")
         assert page.exists(), page
     # clean, stable names for the two editions
     assert [p.name for p in BOOK.glob("*.pdf")] == ["backprop.pdf"]
@@ -124,10 +124,10 @@ def test_book_has_every_page_and_both_pdfs(render_log):
 def test_each_chapter_runs_once_and_quarto_runs_none(render_log):
     # make book and the instructor PDF after it: one execution per chapter
     # (none at all when the executed notebooks are already up to date)
-    runs = re.findall(r"booktools\.book execute (\S+)", render_log)
+    runs = re.findall(r"-m booktools execute (\S+)", render_log)
     assert len(runs) == len(set(runs))
-    assert set(runs) <= {str(p.relative_to(book.ROOT))
-                         for p in book.chapters()}
+    assert set(runs) <= {str(p.relative_to(ROOT))
+                         for p in qmd.chapters()}
     assert "Starting python3 kernel" not in render_log  # Quarto's own
 
 
@@ -339,7 +339,7 @@ def test_pdf_captions_are_left_aligned(render_log):
 @needs_quarto
 def test_student_pdf_hides_every_answer_and_the_instructor_pdf_shows_all(
         render_log):
-    from backprop import quiz
+    from booktools import quiz
 
     student = pdf_text(BOOK / "backprop.pdf")
     instructor = pdf_text(INSTRUCTOR / "backprop-instructor.pdf")
@@ -388,7 +388,7 @@ def test_dark_theme_is_offline_and_accessible(render_log):
 def test_pdf_numbers_the_same_equations_as_the_site(render_log):
     text = pdf_text(BOOK / "backprop.pdf")
     printed = set(re.findall(r"\s\((\d+\.\d+)\)\n", text))
-    labelled = {n for label, n in book.book_numbers().items()
+    labelled = {n for label, n in qmd.book_numbers().items()
                 if label.startswith("eq-")}
     assert printed == labelled
 

@@ -8,10 +8,10 @@ violations on it; with the script, none.
 
 from browser import WatchedPage, axe_violations, chromium, serve
 
-from booktools import book
+from booktools import ROOT
 
-FIXES = book.ROOT / "site" / "accessibility.html"
-PAGE = book.ROOT / "tests" / "pages" / "quarto-like.html"
+FIXES = ROOT / "site" / "accessibility.html"
+PAGE = ROOT / "tests" / "pages" / "quarto-like.html"
 
 
 def violations(tmp_path, with_fixes):
@@ -51,7 +51,7 @@ def test_the_repair_script_removes_them(tmp_path):
 
 
 def test_long_output_wraps_instead_of_scrolling(tmp_path):
-    css = (book.ROOT / "site" / "site.css").read_text()
+    css = (ROOT / "site" / "site.css").read_text()
     html = PAGE.read_text().replace(
         "</head>", f"<style>{css}</style></head>").replace(
         "<!--FIXES-->", FIXES.read_text())

@@ -9,10 +9,10 @@ from pathlib import Path
 import torch
 import yaml
 
-from booktools import book
+from booktools import ROOT, qmd, slides
 
-DECK = book.ROOT / "slides" / "backprop.qmd"
-SPEC = yaml.safe_load((book.ROOT / "slides" / "numbers.yml").read_text())
+DECK = ROOT / "slides" / "backprop.qmd"
+SPEC = yaml.safe_load((ROOT / "slides" / "numbers.yml").read_text())
 
 
 def test_deck_shows_exactly_the_numbers_it_computes():
@@ -22,20 +22,20 @@ def test_deck_shows_exactly_the_numbers_it_computes():
 
 
 def test_deck_figures_are_the_committed_figures():
-    # figures/ is kept identical to the code's output by test_outputs.py
+    # figures/ holds what the chapters show, checked by test_outputs.py
     images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)\{fig-alt=\"[^\"]+\"\}",
                         DECK.read_text())
     assert len(images) == len(re.findall(r"!\[", DECK.read_text()))
     for image in images:
         path = (DECK.parent / image).resolve()
-        assert path.parent == book.ROOT / "figures" and path.exists(), image
+        assert path.parent == ROOT / "figures" and path.exists(), image
 
 
 def test_slide_numbers_are_the_chapter_numbers(run_chapter):
     numbers = {}
     for path, part in SPEC.items():
         run = run_chapter(Path(path).stem)
-        mine = book.slide_numbers(run)
+        mine = slides.slide_numbers(run)
         assert set(mine) == set(part["settings"]) | set(part["results"])
         # each result is one that its chapter itself shows...
         shown = {value for cell in run.cells for _, value in cell.inline}
@@ -61,9 +61,9 @@ def test_slide_numbers_are_the_chapter_numbers(run_chapter):
 def test_deck_dividers_name_the_books_chapters():
     # the deck is its own project and cannot cross-reference the book, so
     # its typed chapter numbers are checked against the book's numbering
-    numbers = book.book_numbers()
+    numbers = qmd.book_numbers()
     titles = {}
-    for path in book.chapters():
+    for path in qmd.chapters():
         match = re.search(r"^# (.+?) \{#(sec-[\w-]+)\}", path.read_text(),
                           re.MULTILINE)
         if match and match.group(2) in numbers:

@@ -31,12 +31,15 @@ def build_mlp(depth, width=64, init="he", batch=128, seed=6050,
     """
     std = INIT_STD[init] if scale is None else (
         lambda n_in, n_out: scale / n_in ** 0.5)
-    torch.manual_seed(seed)
-    f64 = torch.float64
-    head = torch.randn(1, width, dtype=f64) * std(width, 1)
-    x = torch.randn(batch, width, dtype=f64)
-    hidden = [(torch.randn(width, width, dtype=f64) * std(width, width))
-              .requires_grad_() for _ in range(depth)]
+    gen = torch.Generator().manual_seed(seed)  # torch's own is left alone
+
+    def draw(*shape):
+        return torch.randn(*shape, dtype=torch.float64, generator=gen)
+
+    head = draw(1, width) * std(width, 1)
+    x = draw(batch, width)
+    hidden = [(draw(width, width) * std(width, width)).requires_grad_()
+              for _ in range(depth)]
     return x, hidden, head
 
 
@@ -108,10 +111,3 @@ def depth_sweep(activation, depths=range(1, 51), width=64, init="he",
             gate_values(activation, zs[:d])))
     return results
 
-
-def gate_derivatives(z):
-    """sigma'(z) and ReLU'(z) at the points z, as autograd computes them."""
-    z = z.detach().double().requires_grad_(True)
-    (s_grad,) = torch.autograd.grad(torch.sigmoid(z).sum(), z)
-    (r_grad,) = torch.autograd.grad(torch.relu(z).sum(), z)
-    return s_grad, r_grad

@@ -15,15 +15,16 @@ def signal_and_blame(widths, mode, batch=256, seed=6050):
     "fan_out". The loss sum(z_top * g), with g standard normal and fixed,
     hands the top layer a blame of variance 1 in both modes.
     """
-    torch.manual_seed(seed)
-    h = torch.randn(batch, widths[0], dtype=torch.float64)
+    gen = torch.Generator().manual_seed(seed)  # torch's own is left alone
+    h = torch.randn(batch, widths[0], dtype=torch.float64, generator=gen)
     zs = []
     for n_in, n_out in zip(widths, widths[1:]):
         W = torch.empty(n_out, n_in, dtype=torch.float64)
-        torch.nn.init.kaiming_normal_(W, mode=mode, nonlinearity="relu")
+        torch.nn.init.kaiming_normal_(W, mode=mode, nonlinearity="relu",
+                                      generator=gen)
         zs.append(h @ W.requires_grad_().T)
         h = torch.relu(zs[-1])
-    g = torch.randn(zs[-1].shape, dtype=torch.float64)
+    g = torch.randn(zs[-1].shape, dtype=torch.float64, generator=gen)
     blame = torch.autograd.grad((zs[-1] * g).sum(), zs)
     return {"signal": [z.std().item() for z in zs],
             "blame": [b.std().item() for b in blame]}

@@ -3,17 +3,14 @@
 Reverse mode: one backward pass gives every entry. Forward mode: a
 Jacobian-vector product gives the exact derivative along one direction,
 so one pass per parameter entry. Finite differences: two perturbed
-forward passes per entry, and an approximation.
+forward passes per entry, and an approximation. gradient_flops counts
+what each of the three costs.
 """
 
 import torch
-from torch.func import functional_call, jvp
+from torch.func import jvp
 
-
-def loss_of(model, x, params=None):
-    """A scalar loss; with params, the model runs on those tensors."""
-    out = model(x) if params is None else functional_call(model, params, x)
-    return out.pow(2).mean()
+from backprop.cost import counted, forward_backward_flops, loss_of, n_params
 
 
 def reverse_mode(model, x):
@@ -59,3 +56,18 @@ def finite_differences(model, x, h=1e-6):
                 flat[i] = kept
                 slopes.append((up - down) / (2 * h))
     return torch.stack(slopes)
+
+
+def gradient_flops(model, x):
+    """FLOPs of the whole gradient by each method, and of one forward.
+
+    Every forward-mode pass and every finite-difference pass costs the
+    same, so one of each is counted and multiplied by their number.
+    """
+    forward, backward = forward_backward_flops(model, x)
+    per_jvp, _ = counted(lambda: one_jvp(model, x, next(directions(model))))
+    P = n_params(model)
+    return {"forward pass": forward,
+            "reverse mode": forward + backward,
+            "forward mode": P * per_jvp,
+            "finite differences": 2 * P * forward}

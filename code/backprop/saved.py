@@ -2,11 +2,14 @@
 
 One tensor can be saved by two operations (a ReLU's output is also the
 next layer's input), so both counts add each storage once. Parameters
-are left out: they are in memory anyway.
+are left out: they are in memory anyway. checkpoint_sweep measures the
+memory, with and without checkpointing, over several depths.
 """
 
 import torch
 from torch.utils.checkpoint import checkpoint_sequential
+
+from backprop.cost import counted, mlp
 
 
 def saved_bytes(model, x, segments=None):
@@ -53,3 +56,26 @@ def saved_by_graph(loss, model):
         todo += [parent for parent, _ in node.next_functions]
     distinct = {s.data_ptr(): s.nbytes() for s in saved}
     return len(saved), len(distinct), sum(distinct.values())
+
+
+def checkpoint_sweep(depths, width=64, batch=128, seed=6050):
+    """For each depth: bytes kept and backward FLOPs, without and with
+    about sqrt(depth) checkpoint segments, and the largest difference
+    between the two gradients."""
+    gen = torch.Generator().manual_seed(seed)  # torch's own is left alone
+    rows = []
+    for d in depths:
+        model = mlp([width] * (d + 1) + [1], seed=seed)
+        x = torch.randn(batch, width, generator=gen)
+        row = {"depth": d, "segments": round(d ** 0.5)}
+        grads = []
+        for key, segments in [("plain", None), ("checkpointed",
+                                                row["segments"])]:
+            row[f"{key} bytes"], loss = saved_bytes(model, x, segments)
+            row[f"{key} flops"], _ = counted(loss.backward)
+            grads.append([p.grad.clone() for p in model.parameters()])
+            model.zero_grad()
+        row["gradient gap"] = max((a - b).abs().max().item()
+                                  for a, b in zip(*grads))
+        rows.append(row)
+    return rows

@@ -27,10 +27,12 @@ def line_fit_loss(X, y):
 def example_network(sizes=(3, 4, 4, 1), seed=6050):
     """Random weights, zero biases and one input example, all seeded.
 
-    torch.manual_seed rather than a Generator: these draws reproduce the
-    network of the book's specification."""
-    torch.manual_seed(seed)
-    weights = [torch.randn(m, n) for n, m in zip(sizes, sizes[1:])]
+    A generator seeded with 6050 draws the same numbers as
+    torch.manual_seed(6050) would: the network of the book's
+    specification, with torch's own generator left alone."""
+    gen = torch.Generator().manual_seed(seed)
+    weights = [torch.randn(m, n, generator=gen)
+               for n, m in zip(sizes, sizes[1:])]
     biases = [torch.zeros(m) for m in sizes[1:]]
-    x = torch.randn(1, sizes[0])
+    x = torch.randn(1, sizes[0], generator=gen)
     return weights, biases, x

@@ -1,9 +1,12 @@
-"""Gradient descent with the hand-written backward pass of blame.py."""
+"""Gradient descent, with the gradients from any backward pass.
 
-from backprop.blame import backward, forward
+The loop needs only a forward and a backward function with the
+signatures of blame.py's: the chapter passes its own, and an exercise
+can pass a different one.
+"""
 
 
-def train(weights, biases, X, y, lr, steps):
+def train(forward, backward, weights, biases, X, y, lr, steps):
     """Full-batch gradient descent on the mean squared error.
     Updates the parameters in place and returns the loss before
     each step; y has one row per example, like X."""

@@ -25,7 +25,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from booktools import ROOT
+
 SITE = ROOT / "_book"
 SLIDES = ROOT / "slides"
 DECK = "backprop"  # slides/backprop.qmd

@@ -1,29 +1,37 @@
-"""Check-your-understanding questions, shown the way each output needs.
+"""Check-your-understanding questions, in every form the book needs.
 
 The questions are written once, in chapters/questions.yml. A chapter cell
-with `output: asis` prints one section's block:
+labelled quiz-<section>, with `output: asis`, prints one section's block
+(block()), which holds all three forms, each in a div that only its own
+format keeps:
 
 - on the website, a widget (explorers/quiz.js) that answers at once;
 - in the PDF, the questions, with each answer and its reason in the
-  instructor edition and a short key at the end of the chapter otherwise;
-- in a notebook, markdown with the answer in a collapsed <details> block.
+  instructor edition and a short key at the end of the chapter otherwise
+  (key(), in a cell labelled quiz-key-<chapter>);
+- in a notebook, markdown with the answer in a collapsed <details> block,
+  which the student notebook takes from the cell's output (form()).
 
 Numeric answers are Python expressions evaluated in the chapter, so a
-reader never sees a number that the chapter's code did not compute.
+reader never sees a number that the chapter's code did not compute. This
+module reads no environment and keeps no state: what it prints depends on
+its arguments only.
 """
 
 import html
 import json
-import os
+import re
 from pathlib import Path
 
 import yaml
 
 from backprop.prose import Prose, count, fixed, sci
+from booktools import ROOT
 
-SOURCE = Path(__file__).resolve().parents[2] / "chapters" / "questions.yml"
+SOURCE = ROOT / "chapters" / "questions.yml"
 LETTERS = "abcdefgh"
-NOTEBOOK = {}  # section: its questions as notebook markdown, from block()
+FENCE = ":::::::"  # deeper than any div inside a form
+FORMATS = ("html", "typst", "ipynb")  # Quarto's names for the outputs
 
 
 def load(source=SOURCE):
@@ -31,24 +39,20 @@ def load(source=SOURCE):
     return yaml.safe_load(Path(source).read_text())
 
 
-def output_formats():
-    """What the running chapter is executed for: ['html'] or ['typst']
-    while Quarto executes it, the list in BOOK_FORMATS when one run feeds
-    several formats (make book), else ['notebook']."""
-    info = os.environ.get("QUARTO_EXECUTE_INFO")
-    if info:
-        with open(info) as f:
-            return [json.load(f)["format"]["identifier"]["base-format"]]
-    return os.environ.get("BOOK_FORMATS", "notebook").split(",")
+def _div(fmt, text):
+    """text in a div that only the output format fmt keeps."""
+    return (f'{FENCE} {{.content-visible when-format="{fmt}"}}\n'
+            f"{text}\n{FENCE}")
 
 
-def _for_formats(texts):
-    """One text, or each in a div that only its format shows."""
-    if len(texts) == 1:
-        return Prose(next(iter(texts.values())))
-    return Prose("\n\n".join(
-        f'::::::: {{.content-visible when-format="{fmt}"}}\n{text}\n:::::::'
-        for fmt, text in texts.items()))
+def form(printed, fmt="ipynb"):
+    """The form for one format out of what a quiz cell printed: the
+    student notebook takes its questions from here. "" if there is none
+    (the answer key has only the typst form)."""
+    opening = re.escape(_div(fmt, "").split("\n", 1)[0])
+    found = re.search(rf"^{opening}\n(.*?)\n{FENCE}$", printed,
+                      re.MULTILINE | re.DOTALL)
+    return found.group(1) if found else ""
 
 
 def numbered(chapter, source=SOURCE):
@@ -165,21 +169,20 @@ def _notebook(mine, namespace):
 
 
 def block(chapter, section, namespace, source=SOURCE):
-    """The questions of one section, for the formats being executed for.
-    The notebook form is also kept in NOTEBOOK, for the student notebook.
-    """
+    """The questions of one section in all three forms, for a cell with
+    `output: asis`: print(quiz.block("deep", "sec-depth", globals())).
+    Quarto keeps the form of the format it renders; the student notebook
+    takes the ipynb form (form())."""
     mine = [(n, q) for n, s, q in numbered(chapter, source) if s == section]
-    NOTEBOOK[section] = _notebook(mine, namespace)
-    makers = {"html": lambda: _html(mine, section, namespace),
-              "typst": lambda: _typst(mine, namespace),
-              "notebook": lambda: NOTEBOOK[section]}
-    return _for_formats({fmt: makers[fmt]() for fmt in output_formats()})
+    texts = {"html": _html(mine, section, namespace),
+             "typst": _typst(mine, namespace),
+             "ipynb": _notebook(mine, namespace)}
+    return Prose("\n\n".join(_div(fmt, texts[fmt]) for fmt in FORMATS))
 
 
 def key(chapter, namespace, source=SOURCE):
-    """The short answer key at the end of a chapter, in the student PDF."""
-    if "typst" not in output_formats():
-        return Prose("")
+    """The short answer key at the end of a chapter, in the student PDF
+    only: print(quiz.key("deep", globals()))."""
     entries = []
     for n, _, q in numbered(chapter, source):
         if q["kind"] == "number":
@@ -190,7 +193,4 @@ def key(chapter, namespace, source=SOURCE):
         '::: {.content-hidden when-profile="instructor"}',
         "**Answers to the questions.** " + "; ".join(entries) + ".",
         ":::"])
-    if output_formats() == ["typst"]:
-        return Prose(text)
-    return Prose(f'::::::: {{.content-visible when-format="typst"}}\n'
-                 f"{text}\n:::::::")
+    return Prose(_div("typst", text))

@@ -1,15 +1,15 @@
 """Data and page markup for the in-page explorers (HTML only).
 
 Each explorer is a plain JavaScript module under explorers/ that reads
-its numbers from a JSON block written here, when the book is rendered.
-A chapter cell with `output: asis` prints the block, so the page loads
-nothing from another site.
+its numbers from a JSON block written here, when the book is built. A
+chapter cell labelled build-..., with `output: asis`, prints the block,
+so the page loads nothing from another site; the student notebook leaves
+that cell out. The numbers come from the chapter's own functions, which
+the chapter passes in: this module computes nothing of its own.
 """
 
 import json
 import re
-
-from backprop import depth
 
 ACTIVATION_LABELS = {"sigmoid": "Sigmoid", "tanh": "tanh", "relu": "ReLU"}
 # The weight scales, as std c/sqrt(n) for the width n = 64 where they are
@@ -34,23 +34,29 @@ def shown(x):
 DEPTHS = [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 25, 30]
 
 
-def depth_data(depths=DEPTHS, width=64, lr=0.1):
-    """Every setting of the depth explorer, from depth.depth_sweep."""
+def depth_data(sweep, depths=DEPTHS, width=64, lr=0.1, closed=None):
+    """Every setting of the depth explorer, from the chapter's sweep:
+    explorers.depth_data(depth_sweep), with the depth_sweep(activation,
+    depths, width, lr=..., init=... or scale=...) that the chapter shows.
+    closed: the gate size below which the sweep counts a gate as closed;
+    by default the CLOSED beside the sweep (in the chapter's namespace).
+    """
+    if closed is None:
+        closed = sweep.__globals__["CLOSED"]
     runs = {}
     for activation in ACTIVATION_LABELS:
         for scale, options in SCALES.items():
-            sweep = depth.depth_sweep(activation, depths, width, lr=lr,
-                                      **options)
+            results = sweep(activation, depths, width, lr=lr, **options)
             runs[f"{activation}|{scale}"] = {
-                "norms": [[shown(v) for v in r["norms"]] for r in sweep],
-                "changed": [r["first_changed"] for r in sweep],
-                "nonzero": [r["first_nonzero"] for r in sweep],
-                "gate": [shown(r["gate_mean"]) for r in sweep],
-                "closed": [round(r["gate_closed"], 3) for r in sweep],
+                "norms": [[shown(v) for v in r["norms"]] for r in results],
+                "changed": [r["first_changed"] for r in results],
+                "nonzero": [r["first_nonzero"] for r in results],
+                "gate": [shown(r["gate_mean"]) for r in results],
+                "closed": [round(r["gate_closed"], 3) for r in results],
             }
     return {
         "depths": list(depths), "size": width * width, "lr": lr,
-        "closed": depth.CLOSED,
+        "closed": closed,
         "labels": {"activation": ACTIVATION_LABELS, "init": SCALE_LABELS},
         "start": {"activation": "sigmoid", "init": "he",
                   "depth": 30 if 30 in depths else max(depths)},

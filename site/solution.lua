@@ -1,0 +1,96 @@
+-- Expand each `::: {.solution}` div, written directly after its exercise
+-- (`::: {#exr-...}`), for the format and profile being rendered:
+--
+--   profile `course` (graded exercises)  removed, in every format
+--   HTML, any other profile              a collapsed callout-tip titled
+--                                        "Solution to Exercise N"
+--   print (Typst/PDF), profile           the same callout, open
+--     `instructor`
+--   print, any other profile             removed: the student PDF has
+--                                        no solutions
+--
+-- The active profiles are `quarto.project.profile`, a list that Quarto
+-- fills from --profile / QUARTO_PROFILE / `profile: default:` (Quarto's
+-- own when-profile divs read the same list). The format comes from
+-- `quarto.doc.is_format`.
+--
+-- Register it at the `pre-ast` entry point, before Quarto parses the
+-- document: the callout it writes is then exactly the markup the
+-- chapters used to hold by hand, which Quarto turns into a callout and
+-- whose title's @exr-... reference its crossref filters number. A
+-- solution removed here is gone before anything in it is numbered.
+
+local function has_profile(name)
+  local profiles = quarto.project.profile or {}
+  for _, profile in ipairs(profiles) do
+    if profile == name then
+      return true
+    end
+  end
+  return false
+end
+
+-- true: keep as a collapsed callout; "open": keep as an open callout;
+-- false: remove
+local function mode()
+  if has_profile("course") then
+    return false
+  elseif quarto.doc.is_format("html") then
+    return true
+  elseif has_profile("instructor") then
+    return "open"
+  end
+  return false
+end
+
+local function is_solution(block)
+  return block.t == "Div" and block.classes:includes("solution")
+end
+
+local function title(exercise)
+  if exercise == nil then
+    return { pandoc.Str("Solution") }
+  end
+  local ref = pandoc.Cite({ pandoc.Str("@" .. exercise) },
+    { pandoc.Citation(exercise, "NormalCitation") })
+  return { pandoc.Str("Solution"), pandoc.Space(), pandoc.Str("to"),
+    pandoc.Space(), ref }
+end
+
+local function callout(solution, exercise, collapse)
+  local attributes = {}
+  if collapse then
+    attributes.collapse = "true"
+  end
+  local content = pandoc.Blocks({ pandoc.Header(2, title(exercise)) })
+  content:extend(solution.content)
+  return pandoc.Div(content, pandoc.Attr("", { "callout-tip" }, attributes))
+end
+
+function Blocks(blocks)
+  local result = pandoc.Blocks({})
+  local changed = false
+  for i, block in ipairs(blocks) do
+    if is_solution(block) then
+      changed = true
+      local before = blocks[i - 1]
+      local exercise = nil
+      if before and before.t == "Div"
+          and before.identifier:match("^exr%-") then
+        exercise = before.identifier
+      else
+        quarto.log.warning("solution.lua: a .solution div does not "
+          .. "directly follow an exercise (::: {#exr-...})")
+      end
+      local keep = mode()
+      if keep then
+        result:insert(callout(block, exercise, keep == true))
+      end
+    else
+      result:insert(block)
+    end
+  end
+  if changed then
+    return result
+  end
+end
