@@ -2,13 +2,22 @@
 #   make setup     virtual environment with the pinned packages (.venv/)
 #   make test      execute every chapter and run the test suite
 #   make book      HTML site, PDF and lecture slides into _book/
-#                  (needs Quarto 1.10, and Chromium for the slides handout)
+#                  (needs Quarto 1.10; a Chromium-family browser prints
+#                  the slides handout, which is skipped without one)
 #   make html | pdf | slides | preview | figures | notebooks | bench | clean
 #   make pdf PROFILE=instructor   the PDF with exercise solutions
+#   make book PROFILE=course      site and PDF without solutions or key,
+#                                 into _book-course/
 
 PYTHON ?= python3
 VENV := .venv
+# A venv keeps its programs in bin/, or in Scripts/ with a Windows Python
+# (make from Git Bash or MSYS2; see README.md).
+ifeq ($(OS),Windows_NT)
+BIN := $(CURDIR)/$(VENV)/Scripts
+else
 BIN := $(CURDIR)/$(VENV)/bin
+endif
 PY := $(BIN)/python
 QUARTO_VERSION := 1.10.19
 PROFILE ?=
@@ -63,7 +72,7 @@ figures: executed
 
 # A student notebook is made from its executed chapter, without running
 # it; the book's numbering comes from every chapter's source.
-notebooks/%.ipynb: chapters/%-executed.ipynb $(CHAPTERS) _quarto.yml \
+notebooks/%.ipynb: chapters/%-executed.ipynb $(CHAPTERS) _quarto-source.yml \
   $(addprefix $(BOOKTOOLS)/,__init__.py qmd.py quiz.py notebooks.py) \
   | $(VENV)/.installed
 	$(PY) -m booktools notebook $<
@@ -85,15 +94,18 @@ quarto: setup
 	  $(PY) -m pip install --quiet quarto-cli==$(QUARTO_VERSION) >/dev/null 2>&1 || \
 	  { echo "error: Quarto $(QUARTO_VERSION) is missing: install it from https://quarto.org/docs/download/ (or use environment.yml), then run make again" >&2; exit 1; }
 
-# Quarto renders the site, and beside it the PDF (in a copy of the sources)
-# then the slides; a failed render removes the output (booktools/render.py).
-RENDER = PATH="$$PATH:$(BIN)" $(PY) -m booktools.render
+# Quarto renders the executed chapters (profile executed; see _quarto.yml):
+# the site, and beside it the PDF (in a copy of the sources) then the
+# slides; a failed render removes the output (booktools/render.py). With
+# PROFILE=instructor or course, into _book-<profile>/.
+RENDER = PATH="$$PATH:$(BIN)" $(PY) -m booktools.render \
+  $(if $(PROFILE),--profile $(PROFILE))
 
 html: quarto executed notebooks
 	@$(RENDER) html
 
 pdf: quarto executed
-	@$(RENDER) pdf $(if $(PROFILE),--profile $(PROFILE))
+	@$(RENDER) pdf
 
 slides: quarto executed
 	@$(RENDER) slides
@@ -101,8 +113,10 @@ slides: quarto executed
 book: quarto executed notebooks
 	@$(RENDER) html pdf slides
 
-preview: quarto executed notebooks
-	PATH="$$PATH:$(BIN)" quarto preview
+# Quarto's own preview of the .qmd chapters (the default profile): saving
+# a chapter runs that chapter again and refreshes its page.
+preview: quarto
+	PATH="$$PATH:$(BIN)" quarto preview $(if $(PROFILE),--profile $(PROFILE))
 
 clean:
 	rm -rf _book _book-* .quarto notebooks chapters/*_files index_files \

@@ -1,7 +1,9 @@
 """Headless Chromium for the page tests: a local server and a watched page.
 
-Chromium comes from Debian (/usr/bin/chromium), driven by Playwright's
-Python client; Playwright's own browser download is not used.
+The browser is the one the build prints the handouts with
+(booktools/browser.py: BOOK_BROWSER, Playwright's or Quarto's Chromium,
+or an installed Chrome, Chromium or Edge), driven by Playwright's Python
+client; without one the page tests are skipped.
 """
 
 import contextlib
@@ -11,8 +13,14 @@ import threading
 
 import pytest
 
-from booktools.render import CHROMIUM
+from booktools import browser as finder
 from booktools.render import CHROMIUM_ARGS as ARGS
+
+
+@functools.cache
+def executable():
+    """The browser's path, looked for once per session, or None."""
+    return finder.find()
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -36,12 +44,13 @@ def serve(directory):
 
 @contextlib.contextmanager
 def chromium():
-    if CHROMIUM is None:
-        pytest.skip("Chromium is not installed (Debian package chromium; "
-                    ".ci/run installs it)")
+    if executable() is None:
+        pytest.skip("no Chromium-family browser (install Chrome, Edge or "
+                    "Chromium, or run .venv/bin/playwright install "
+                    "chromium; .ci/run installs Debian's chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = p.chromium.launch(executable_path=executable(), args=ARGS)
         try:
             yield browser
         finally:

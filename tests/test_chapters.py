@@ -84,6 +84,8 @@ def test_gains_match_the_variance_formula(run_chapter):
     assert shown(run, "fixed(gains[small])") == fixed(256 * 0.05**2 / 2)
     assert shown(run, "fixed(gains[large])") == fixed(256 * 0.12**2 / 2)
     assert shown(run, "fixed(gains[he_name])") == fixed(1.0)
+    # the factor quoted before Figure 3.3 is the figure's own
+    assert run.value("naive_gain") == pytest.approx(run.value("gains[small]"))
 
 
 def test_rules_show_their_point(run_chapter):
@@ -528,3 +530,13 @@ def test_chapter_three_exercises_hold(run_chapter):
     # with He's scale the std grows by about sqrt(1 + alpha^2) per layer
     predicted = (1 + alpha**2) ** (39 / 2)
     assert run.value("leaky_growth") == pytest.approx(predicted, rel=0.2)
+
+
+def test_the_explorers_suggestions_in_print_run(run_chapter):
+    # print and notebooks give the depth explorer's settings as code to
+    # try: it must run in the chapter as written
+    source = (qmd.ROOT / "chapters" / "deep.qmd").read_text()
+    block = re.search(r"try its suggestions here.*?```python\n(.*?)```",
+                      source, re.DOTALL).group(1)
+    run = run_chapter("deep")
+    assert run.value(f"exec({block!r}, globals()) is None")

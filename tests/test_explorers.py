@@ -39,14 +39,16 @@ def test_javascript_and_python_write_numbers_alike():
 
 
 def test_depth_data_carries_only_the_digits_it_shows():
-    data = explorers.depth_data(depth.depth_sweep, depths=[1, 2, 3, 4])
+    data = explorers.depth_data(depth.depth_sweep, depth.CLOSED,
+                                depths=[1, 2, 3, 4])
     values = [v for run in data["runs"].values() for norms in run["norms"]
               for v in norms]
     assert values and all(v == float(f"{v:.3g}") for v in values)
 
 
 def test_depth_data_is_the_chapter_function(tmp_path):
-    data = explorers.depth_data(depth.depth_sweep, depths=[2, 6])
+    data = explorers.depth_data(depth.depth_sweep, depth.CLOSED,
+                                depths=[2, 6])
     run = data["runs"]["relu|xavier"]
     single = depth.gradient_diagnostic("relu", depth=6, init="xavier")
     # the same numbers, to the three significant digits it displays
@@ -75,14 +77,12 @@ def test_depth_data_runs_the_sweep_it_is_given():
         return [{"norms": [1.0] * d, "first_changed": d, "first_nonzero": d,
                  "gate_mean": 0.25, "gate_closed": 0.5} for d in depths]
 
-    data = explorers.depth_data(sweep, depths=[1, 2], width=4, lr=0.5,
-                                closed=0.125)
+    data = explorers.depth_data(sweep, 0.125, depths=[1, 2], width=4,
+                                lr=0.5)
     assert len(calls) == len(explorers.ACTIVATION_LABELS) * len(
         explorers.SCALES)
     assert calls[0] == ("sigmoid", (1, 2), 4, 0.5, {"init": "naive 0.05"})
     assert data["closed"] == 0.125 and data["size"] == 16
-    assert explorers.depth_data(depth.depth_sweep, depths=[1])[
-        "closed"] == depth.CLOSED  # by default, the sweep's own CLOSED
     tree = ast.parse((ROOT / "code" / "booktools" / "explorers.py")
                      .read_text())
     assert {alias.name for node in ast.walk(tree)
@@ -110,7 +110,7 @@ def test_scale_labels_state_the_standard_deviation():
 def test_depth_data_fits_the_page_budget():
     # every chapter page stays within 250 kB (tests/test_render.py); the
     # explorer's data, as the page carries it, takes about an eighth
-    data = explorers.depth_data(depth.depth_sweep)
+    data = explorers.depth_data(depth.depth_sweep, depth.CLOSED)
     html = explorers.raw_html("depth", data, "x.js")
     payload = html.split('json">', 1)[1].split("</script>", 1)[0]
     assert len(payload) < 32_000
@@ -130,7 +130,7 @@ def test_compact_numbers_read_back_the_same():
 def page_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("explorer-page")
     shutil.copytree(ROOT / "explorers", root / "explorers")
-    data = explorers.depth_data(depth.depth_sweep,
+    data = explorers.depth_data(depth.depth_sweep, depth.CLOSED,
                                 depths=[1, 2, 3, 5, 8])  # starts at 8
     body = "\n".join([
         explorers.raw_html("depth", data, "explorers/depth-explorer.js"),

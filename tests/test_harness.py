@@ -56,18 +56,39 @@ def test_cells_options_includes_and_inline_order(tmp_path):
     assert shown == ["1", "2"]  # eval: false skipped; order kept
 
 
-def test_failing_cell_names_file_and_label(tmp_path):
+def test_failing_cell_names_file_line_and_label(tmp_path):
     path = tmp_path / "broken.qmd"
-    path.write_text("```{python}\n#| label: bad-cell\n1 / 0\n```\n")
-    with pytest.raises(ChapterError, match=r"broken.qmd, cell "
-                       r"'bad-cell': ZeroDivisionError"):
+    path.write_text("# A chapter\n\n```{python}\n#| label: bad-cell\n"
+                    "x = 1\n1 / 0\n```\n")
+    with pytest.raises(ChapterError) as failure:
         execute(path)
+    message = str(failure.value)
+    first = message.splitlines()[0]
+    assert first.endswith("broken.qmd:6: ZeroDivisionError: division by zero")
+    assert "cell 'bad-cell' at" in message and "broken.qmd:5" in message
+    assert "Cell In[" not in message  # frames named by file:line
+    assert "nbclient" not in message and "booktools" not in message
+
+
+def test_failure_in_a_function_points_into_the_included_file(tmp_path):
+    (tmp_path / "helper.py").write_text("def f(x):\n    return 1 / x\n")
+    path = tmp_path / "calls.qmd"
+    path.write_text("```{python}\n{{< include helper.py >}}\n```\n\n"
+                    "```{python}\nf(0)\n```\n")
+    with pytest.raises(ChapterError) as failure:
+        execute(path)
+    message = str(failure.value)
+    assert message.splitlines()[0].endswith("helper.py:2: ZeroDivisionError: "
+                                            "division by zero")
+    assert "calls.qmd:6" in message  # the statement that called it
 
 
 def test_failing_inline_expression_names_file(tmp_path):
     path = tmp_path / "inline.qmd"
-    path.write_text("Text with `{python} undefined_name`.\n")
-    with pytest.raises(ChapterError, match="inline.qmd.*NameError"):
+    path.write_text("# A page\n\nText, and then\n"
+                    "some `{python} undefined_name`.\n")
+    with pytest.raises(ChapterError, match=r"inline.qmd:4: the inline "
+                       r"expression `undefined_name` failed: NameError"):
         execute(path)
 
 
@@ -200,3 +221,21 @@ def test_student_notebook_is_made_from_the_executed_one(tmp_path):
                  "widget", "box", ":::", "{#"):
         assert gone not in text, gone
     assert student.cells[-1].source == form  # the questions, as markdown
+
+
+def test_a_failing_chapter_removes_the_built_site(tmp_path, monkeypatch):
+    import booktools
+    from booktools.__main__ import main
+
+    monkeypatch.setattr(booktools, "ROOT", tmp_path)  # not the real _book/
+    (tmp_path / "_book").mkdir()
+    (tmp_path / "_book" / "index.html").write_text("stale")
+    path = tmp_path / "broken.qmd"
+    path.write_text("```{python}\n#| label: bad-cell\n1 / 0\n```\n")
+    with pytest.raises(SystemExit) as stopped:
+        main(["execute", str(path)])
+    message = str(stopped.value.code)
+    assert message.startswith("error: ") and "broken.qmd:3" in message
+    assert "_book/ removed" in message
+    assert not (tmp_path / "_book").exists()
+    assert not (tmp_path / "broken-executed.ipynb").exists()

@@ -227,3 +227,52 @@ def test_downloaded_notebooks_run_without_the_repository(notebooks,
                                 env=env, capture_output=True, text=True,
                                 timeout=600)
         assert result.returncode == 0, (name, result.stderr[-3000:])
+
+
+def test_notebooks_read_conditional_spans_as_print_does():
+    from booktools.notebooks import resolve_spans
+
+    text = ('[Open it on the site.]{.content-visible when-format="html"}'
+            '[[In print, it is left out.]{.content-hidden '
+            'when-profile="course"}]{.content-visible when-format="typst" '
+            'unless-profile="instructor"}'
+            '[It follows.]{.content-visible when-profile="instructor"}')
+    assert resolve_spans(text) == "In print, it is left out."
+
+
+def test_a_callout_title_is_no_section_in_a_notebook():
+    from booktools.notebooks import _plain_markdown
+
+    text = ("::: {.callout-warning}\n\n## Keep updates out of the graph\n\n"
+            "Rules 1 and 3 ...\n:::\n")
+    plain = _plain_markdown(text, {})
+    assert "## " not in plain
+    assert plain.strip().startswith("**Keep updates out of the graph.**")
+
+
+def test_notebook_citations_read_as_the_site_shows_them():
+    from booktools.notebooks import cite
+
+    refs = {"griewank2008evaluating": ("Griewank and Walther", "2008"),
+            "he2015delving": ("He et al.", "2015"),
+            "ba2016layer": ("Ba et al.", "2016")}
+    text = ("as [@griewank2008evaluating] shows, @he2015delving derive it "
+            "[@he2015delving; @ba2016layer]; write to a@b.org")
+    assert cite(text, refs) == (
+        "as (Griewank and Walther 2008) shows, He et al. (2015) derive it "
+        "(He et al. 2015; Ba et al. 2016); write to a@b.org")
+
+
+def test_the_zip_says_how_to_set_up_and_open_its_notebooks(tmp_path):
+    from booktools.bundle import FOLDER, bundle
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("import torch"))
+    bundle({"backprop.ipynb": nb}, tmp_path / "notebooks.zip")
+    with zipfile.ZipFile(tmp_path / "notebooks.zip") as archive:
+        readme = archive.read(f"{FOLDER}/README.md").decode()
+    assert "Python 3.11" in readme and "`backprop.ipynb`" in readme
+    assert "pip install -r requirements.txt" in readme
+    assert "jupyter lab" in readme
+    assert "torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" \
+        in readme

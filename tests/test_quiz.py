@@ -1,10 +1,16 @@
 """The check-your-understanding questions: well formed, placed at the
 end of every main section, numeric answers computed by the chapters and
-checked here against values derived by hand or by autograd, and the
-widget tested in Chromium."""
+checked here against values derived by hand or by autograd, their code
+and maths passed on as Markdown to every output, and the widget tested in
+Chromium, on a page whose questions Quarto's pandoc rendered (so those
+tests need Quarto, as the rendered book and PDF checks at the end do)."""
 
+import html
+import json
 import math
 import re
+import shutil
+import subprocess
 
 import pytest
 import torch
@@ -14,6 +20,15 @@ from booktools import ROOT, quiz
 
 QUESTIONS = quiz.load()
 NOT_MAIN = ("summary", "reading", "exercises")  # how those ids end
+QUARTO = shutil.which("quarto")
+# Markdown's code and maths spans, and what must not be left outside them:
+# maths written in Unicode (δ⁽ˡ⁾, ∂L/∂b, σ′, ×, −), code-like text (a
+# dotted name, an underscore, a call, an assignment or an equation) and a
+# single letter that names a variable ("layer l"; "a" is also a word)
+SPAN = re.compile(r"`[^`]+`|\$[^$]+\$")
+PLAIN_MATHS_OR_CODE = re.compile(
+    r"[δ∂σϕφ⊙√±×·′⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁽⁾←−∈≤≥]|\.[A-Za-z_]|\w_\w|\w\("
+    r"|[-+*]?=|(?<![\w'’\\])[b-hj-z](?![\w'’])")
 
 
 def main_sections(name):
@@ -94,10 +109,10 @@ def test_one_block_holds_every_form_in_its_own_div():
     assert printed.count("\n:::::::\n") + printed.endswith(
         "\n:::::::") == 3  # each div closed
     page, box, notebook = (quiz.form(printed, f) for f in divs)
-    assert page.startswith("```{=html}") and 'data-quiz="sec-paths"' in page
+    assert page.startswith('::::: {.quiz data-quiz="sec-paths"}')
     assert 'when-profile="instructor"' in box and "<details>" not in box
     assert "<details><summary>Answer</summary>" in notebook
-    assert "3.0. y reaches z" in notebook  # the answer, computed, then why
+    assert "3.0. $y$ reaches $z$" in notebook  # the answer, then why
     assert "::::" not in notebook and "when-format" not in notebook
 
 
@@ -111,7 +126,8 @@ def test_notebook_form_round_trips_through_the_cell_output():
     # the answer key is for the PDF only: a notebook gets nothing from it
     key = quiz.key("deep", {"default_gain": 1 / 6})
     assert quiz.form(key) == "" and quiz.form(key, "typst").startswith(
-        '::: {.content-hidden when-profile="instructor"}')
+        ':::: {.content-hidden when-profile="instructor"}\n'
+        '::: {.content-hidden when-profile="course"}')
     assert "**Answers to the questions.**" in key
 
 
@@ -125,6 +141,115 @@ def test_quiz_reads_no_environment_and_keeps_no_state():
     assert quiz.block("by-hand", "sec-local", namespace) == first
 
 
+def texts(q):
+    """Every Markdown text of a question: prompt, choices, hint, reasons."""
+    choices = q.get("choices", [])
+    return [q["prompt"], *(c["text"] for c in choices),
+            *(c["why"] for c in choices),
+            *(q[k] for k in ("hint", "why") if k in q)]
+
+
+def every_question():
+    for chapter, sections in QUESTIONS.items():
+        for section, questions in sections.items():
+            for q in questions:
+                yield chapter, section, q
+
+
+def test_the_check_for_plain_maths_and_code_catches_them():
+    for plain in ["the blame δ⁽ˡ⁾", "of layer l have", "what gradient ∂L/∂b",
+                  "every push_grad", "add into .grad", "with += instead",
+                  "torch.randn(3)", "E[x²] = Var(z)/2", "y = −2", "5 × 2"]:
+        assert PLAIN_MATHS_OR_CODE.search(SPAN.sub("", plain)), plain
+    for markdown in ["the blame $\\boldsymbol\\delta^{(l)}$ of layer $l$",
+                     "every `push_grad` adds into `.grad` with `+=`",
+                     "a value's blame, 0.25, by 8 (four decimals)"]:
+        assert not PLAIN_MATHS_OR_CODE.search(SPAN.sub("", markdown))
+
+
+def test_texts_write_code_and_maths_as_markdown():
+    # issue 20: "layer l" in upright type reads as "layer 1", "δ⁽ˡ⁾" pulls
+    # in a fallback font, `push_grad` printed in the serif body font
+    plain = {}
+    for _, _, q in every_question():
+        for text in texts(q):
+            rest = SPAN.sub("", text)
+            assert "`" not in rest and "$" not in rest, text  # all closed
+            found = PLAIN_MATHS_OR_CODE.findall(rest)
+            if found:
+                plain.setdefault(q["id"], []).extend(found)
+    assert plain == {}
+    delta = next(q for *_, q in every_question() if q["id"] == "delta-size")
+    assert delta["prompt"] == ("How many entries does the blame "
+                               "$\\boldsymbol\\delta^{(l)}$ of layer $l$ "
+                               "have?")  # as the chapter writes it
+
+
+def test_every_form_passes_the_markdown_on(monkeypatch):
+    # a numeric answer's value does not matter here
+    monkeypatch.setattr(quiz, "shown_answer", lambda q, namespace: ("1.0", 1))
+    spans = 0
+    for chapter, sections in QUESTIONS.items():
+        for section in sections:
+            printed = quiz.block(chapter, section, {})
+            page, box, notebook = (quiz.form(printed, f)
+                                   for f in quiz.FORMATS)
+            for _, s, q in quiz.numbered(chapter):
+                if s != section:
+                    continue
+                asked = [q["prompt"], *(c["text"] for c in
+                                        q.get("choices", []))]
+                for text in asked:  # verbatim: each span as written
+                    assert text in page and text in box, q["id"]
+                    assert text in notebook, q["id"]
+                    spans += len(SPAN.findall(text))
+                for text in texts(q):  # rendered on the site, shown later
+                    assert text in page, q["id"]
+                # the instructor edition's answer, with its reason
+                assert quiz._answer_line(q, {}) in box
+    assert spans > 40  # backticks and dollars reach the Typst form
+
+
+def test_page_data_holds_only_what_the_checking_needs():
+    namespace = {"gx": torch.tensor(-10.0)}
+    page = quiz.form(quiz.block("by-hand", "sec-local", namespace), "html")
+    payload = re.search(r'<script type="application/json">(.*?)</script>',
+                        page).group(1)
+    assert json.loads(payload) == {"questions": [{
+        "id": "mul-gradient", "kind": "number", "answer": -10.0,
+        "shown": "−10.0", "tolerance": quiz.tolerance({"digits": 1}, -10),
+        "digits": 1, "significant": False}]}
+    (n, _, topo), = [x for x in quiz.numbered("by-hand")
+                     if x[1] == "sec-topo"]
+    page = quiz.form(quiz.block("by-hand", "sec-topo", {}), "html")
+    payload = re.search(r'<script type="application/json">(.*?)</script>',
+                        page).group(1)
+    assert json.loads(payload) == {"questions": [{
+        "id": "reverse-order", "kind": "choice", "right": quiz._right(topo)}]}
+    # the texts are Markdown in the page: the prompt, then the choices as
+    # a list, then each choice's reason, hidden until quiz.js shows it
+    assert page.index(f"**Question {n}.**") < page.index(
+        "::: {.quiz-choices}") < page.index('::: {.quiz-why hidden=""}')
+    assert page.count('::: {.quiz-why hidden=""}') == 3
+
+
+def rendered(markdown):
+    """Markdown as Quarto's pandoc renders it for the site: maths as
+    MathML (html-math-method: mathml), code as <code>."""
+    if QUARTO is None:
+        pytest.skip("Quarto is not on PATH: the questions' Markdown cannot "
+                    "be rendered here (CI installs Quarto 1.10)")
+    return subprocess.run(
+        [QUARTO, "pandoc", "-f", "markdown", "-t", "html5", "--mathml"],
+        input=markdown, capture_output=True, text=True, check=True).stdout
+
+
+# a number, choices, maths, code; and choices that are all maths
+PAGE_SECTIONS = [("by-hand", "sec-local"), ("by-hand", "sec-topo"),
+                 ("by-hand", "sec-paths"), ("by-hand", "sec-freed"),
+                 ("backprop", "sec-blame")]
+
+
 @pytest.fixture(scope="module")
 def quiz_page(tmp_path_factory):
     root = tmp_path_factory.mktemp("quiz-page")
@@ -132,11 +257,11 @@ def quiz_page(tmp_path_factory):
     for name in ("quiz.js", "common.js", "explorer.css"):
         (root / "explorers" / name).write_text(
             (ROOT / "explorers" / name).read_text())
-    namespace = {"gx": torch.tensor(-10.0)}
-    blocks = [quiz.form(quiz.block("by-hand", s, namespace), "html")
-              for s in ("sec-local", "sec-topo")]
-    body = "\n".join(b.split("\n", 1)[1].rsplit("\n", 1)[0] for b in blocks)
-    body = body.replace("../explorers/", "explorers/")
+    namespace = {"gx": torch.tensor(-10.0), "yt": torch.tensor(3.0)}
+    namespace["yt"].grad = torch.tensor(3.0)
+    body = rendered("\n\n".join(
+        quiz.form(quiz.block(chapter, s, namespace), "html")
+        for chapter, s in PAGE_SECTIONS))
     (root / "chapters").mkdir()
     (root / "chapters" / "quiz.html").write_text(
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
@@ -144,15 +269,16 @@ def quiz_page(tmp_path_factory):
         '<link rel="icon" href="data:,">'
         '<link rel="stylesheet" href="../explorers/explorer.css">'
         "</head><body><main><h1>Questions</h1><h2>A section</h2>"
-        f"{body}</main></body></html>".replace(
-            'src="explorers/', 'src="../explorers/'))
+        f"{body}</main></body></html>")
     return root
 
 
 def open_quiz(browser, origin):
     page = WatchedPage(browser, origin)
     page.page.goto(f"{origin}/chapters/quiz.html")
-    page.page.wait_for_selector('[data-quiz="sec-topo"][data-ready="true"]')
+    for _, section in PAGE_SECTIONS:
+        page.page.wait_for_selector(
+            f'[data-quiz="{section}"][data-ready="true"]')
     return page
 
 
@@ -163,18 +289,36 @@ def feedback(page, n):
 def test_widget_answers_right_and_wrong(quiz_page):
     with serve(quiz_page) as origin, chromium() as browser:
         page = open_quiz(browser, origin)
-        answer = page.page.locator("input[type=text]")
+        answer = page.page.locator("input[type=text]").nth(0)
+        check = page.page.locator(".quiz-check")
         answer.fill("10")  # the sign is wrong
-        page.page.locator("button").nth(0).click()
-        assert feedback(page, 0).startswith("Not quite.")
+        check.nth(0).click()
+        assert feedback(page, 0) == "Not quite. Try again."
         answer.fill("−10")  # a true minus sign is accepted too
-        page.page.locator("button").nth(0).click()
-        assert feedback(page, 0).startswith("Right: −10.0.")
+        check.nth(0).click()
+        assert feedback(page, 0).startswith("Right: −10.0. A multiplication")
         page.page.locator("label", has_text="visits every node").click()
-        page.page.locator("button").nth(1).click()
+        check.nth(1).click()
         assert "visit-once recursion also visits" in feedback(page, 1)
         assert page.problems()["errors"] == []
         assert axe_violations(page.page) == []
+
+
+def test_widget_shows_the_rendered_maths_and_code(quiz_page):
+    with serve(quiz_page) as origin, chromium() as browser:
+        page = open_quiz(browser, origin)
+        legends = page.page.locator("legend")
+        # paths-add: its maths as MathML in the prompt, read as maths
+        assert legends.nth(2).locator("math").count() == 4
+        assert legends.nth(3).locator("code").count() == 3  # sec-freed
+        assert not page.page.get_by_text("through the product").is_visible()
+        answer = page.page.locator("input[type=text]").nth(1)
+        answer.fill(" +3,0 ")  # spaces, a plus and a decimal comma
+        page.page.locator(".quiz-check").nth(2).click()
+        live = page.page.locator(".quiz-feedback").nth(2)
+        assert live.inner_text().startswith("Right: 3.0.")
+        assert live.locator("math").count() == 4  # the reason, rendered
+        assert page.problems()["errors"] == []
 
 
 def test_widget_works_by_keyboard_and_tells_the_screen_reader(quiz_page):
@@ -202,6 +346,69 @@ def test_widget_works_by_keyboard_and_tells_the_screen_reader(quiz_page):
         assert legend.startswith("Question") and "topological" in legend
 
 
+def test_two_wrong_tries_bring_the_hint_then_the_answer_by_keyboard(
+        quiz_page):
+    with serve(quiz_page) as origin, chromium() as browser:
+        page = open_quiz(browser, origin)
+        keys = page.page.keyboard
+        show = page.page.locator(".quiz-show").nth(0)
+        focused = "document.activeElement.textContent"
+        keys.press("Tab")  # the number field
+        keys.press("Enter")  # nothing typed: a prompt, not a wrong try
+        assert feedback(page, 0).startswith("Type your answer first")
+        keys.type("10")  # wrong
+        keys.press("Enter")
+        assert feedback(page, 0) == "Not quite. Try again."
+        assert not show.is_visible()
+        keys.press("Backspace")
+        keys.press("Backspace")
+        keys.type("15")  # wrong again: the hint, and the answer offered
+        keys.press("Enter")
+        live = page.page.locator(".quiz-feedback").nth(0)
+        assert live.get_attribute("role") == "status"
+        assert live.inner_text().startswith(
+            "Not quite. A hint: Which number does a multiplication multiply")
+        assert show.is_visible()
+        keys.press("Tab")  # the Check button
+        keys.press("Tab")  # Show the answer
+        assert page.page.evaluate(focused) == "Show the answer"
+        keys.press("Enter")
+        assert live.inner_text().startswith(
+            "The answer: −10.0. A multiplication hands each input the "
+            "upstream gradient times the other input")
+        assert live.locator("math").count() == 1  # 5 × (−2), rendered
+        assert page.problems()["errors"] == []
+        assert axe_violations(page.page) == []
+
+
+BOOK = ROOT / "_book"
+
+
+def built(path):
+    """A file of the built book, if it is there and newer than the
+    questions (test_render.py builds the book; these tests read it)."""
+    if not path.exists():
+        pytest.skip(f"{path.relative_to(ROOT)} is not built (make book)")
+    sources = [quiz.SOURCE, ROOT / "code" / "booktools" / "quiz.py"]
+    if path.stat().st_mtime < max(p.stat().st_mtime for p in sources):
+        pytest.skip(f"{path.relative_to(ROOT)} is older than the questions "
+                    "(make book)")
+    return path
+
+
+def test_built_pages_show_the_questions_maths_as_mathml(render_log):
+    for chapter in QUESTIONS:
+        page = built(BOOK / "chapters" / f"{chapter}.html").read_text()
+        for _, _, q in quiz.numbered(chapter):
+            found = re.search(rf'<div [^>]*data-id="{q["id"]}"[^>]*>\s*'
+                              r"<p>(.*?)</p>", page, re.DOTALL)
+            assert found, (chapter, q["id"])
+            prompt = found.group(1)
+            assert ("<math" in prompt) == ("$" in q["prompt"]), q["id"]
+            assert ("<code" in prompt) == ("`" in q["prompt"]), q["id"]
+            assert "$" not in prompt and "`" not in prompt, q["id"]
+
+
 def test_question_numbers_run_through_the_chapter():
     numbers = [n for n, _, _ in quiz.numbered("backprop")]
     assert numbers == list(range(1, len(numbers) + 1))
@@ -210,3 +417,40 @@ def test_question_numbers_run_through_the_chapter():
     assert len(set(right)) == 3  # the right letter is not always (a)
     assert math.isclose(quiz.tolerance({"digits": 2}, 1.5), 0.005,
                         rel_tol=1e-6)
+
+
+def pdf_fragments(pdf):
+    """Each text fragment of a PDF with its font family, in reading order
+    (poppler's pdftohtml -xml), subset prefixes removed."""
+    tool = shutil.which("pdftohtml")
+    if tool is None:
+        pytest.skip("pdftohtml (Debian poppler-utils) is not installed")
+    xml = subprocess.run([tool, "-xml", "-i", "-stdout", str(pdf)],
+                         capture_output=True, text=True, check=True).stdout
+    families = {i: f.split("+", 1)[-1] for i, f in re.findall(
+        r'<fontspec id="(\d+)"[^>]* family="([^"]+)"', xml)}
+    return [(families[font], html.unescape(re.sub(r"<[^>]+>", "", text)))
+            for font, text in re.findall(
+                r'<text [^>]*font="(\d+)"[^>]*>(.*?)</text>', xml)]
+
+
+def test_built_pdf_prints_the_questions_code_and_maths_in_their_fonts(
+        render_log):
+    fragments = pdf_fragments(built(BOOK / "backprop.pdf"))
+    fonts = {family for family, _ in fragments}
+    # "δ⁽ˡ⁾" in the body font drew on DejaVu Sans, a fallback font
+    assert not [f for f in fonts if f.startswith("DejaVuSans")
+                and "Mono" not in f], fonts
+    texts = [text for _, text in fragments]
+    start = texts.index("1. Why does every ")  # autograd's first question
+    asked = fragments[start:start + 8]
+    for code in ("push_grad", ".grad", "+="):
+        assert any(text.strip() == code and "Mono" in family
+                   for family, text in asked), (code, asked)
+    start = texts.index("3. How many entries does the blame ")
+    asked = fragments[start:start + 6]
+    family, delta = asked[1]
+    assert "Math" in family and delta == "𝜹"  # bold italic, as in the text
+    layer = [text for _, text in asked].index(" of layer ")
+    family, letter = asked[layer + 1]  # a math italic l, not "1"
+    assert "Math" in family and letter == "𝑙"

@@ -25,6 +25,7 @@ BOOK = ROOT / "_book"
 INSTRUCTOR = ROOT / "_book-instructor"
 DECK = BOOK / "slides" / "backprop.html"
 HANDOUT = BOOK / "slides" / "backprop-handout.pdf"
+LETTER = BOOK / "slides" / "backprop-handout-letter.pdf"
 SLIDE_CHAPTERS = ["backprop", "autograd", "deep"]  # the deck follows them
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 # The one warning the locally built Quarto prints on every Typst render
@@ -33,11 +34,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 KNOWN_LOCAL_WARNING = ("WARN: typst-gather analyze failed; staging all "
                        "packages as fallback: typst-gather binary not found.")
 PHONE = 390  # CSS pixels: the viewport of a common phone
-# With a light and a dark theme, Quarto's template writes the stylesheet
-# <link>s of both themes (and a spare) under one id each, and its toggle
-# selects them by that id. These <link>s in <head> are the only ids that
-# may repeat; every id in the content must be unique.
-QUARTO_THEME_LINKS = ["quarto-bootstrap", "quarto-text-highlighting-styles"]
+COURSE = ROOT / "_book-course"
 
 
 def warnings_in(log):
@@ -58,17 +55,6 @@ def test_warning_filter_sees_through_colour():
     assert warnings_in("Output created: _book/index.html") == []
     # Quarto can report a failed filter and still exit with status 0
     assert warnings_in("\x1b[31mFATAL (includes.lua:54) An error occurred:")
-
-
-@pytest.fixture(scope="module")
-def render_log():
-    logs = []
-    for target in (["book"], ["pdf", "PROFILE=instructor"]):
-        result = subprocess.run(["make", *target], cwd=ROOT,
-                                capture_output=True, text=True, timeout=1800)
-        logs.append(result.stdout + result.stderr)
-        assert result.returncode == 0, logs[-1][-5000:]
-    return "\n".join(logs)
 
 
 def pages():
@@ -115,8 +101,8 @@ def test_book_has_every_page_and_both_pdfs(render_log):
         assert page.exists(), page
     # clean, stable names for the two editions
     assert [p.name for p in BOOK.glob("*.pdf")] == ["backprop.pdf"]
-    assert [p.name for p in INSTRUCTOR.glob("*.pdf")] == [
-        "backprop-instructor.pdf"]
+    assert sorted(p.name for p in INSTRUCTOR.glob("*.pdf")) == [
+        "backprop-instructor.pdf", "backprop-slides-with-notes.pdf"]
     assert (BOOK / "notebooks" / "backprop-notebooks.zip").exists()
 
 
@@ -206,10 +192,7 @@ def test_every_page_is_offline_accessible_and_error_free(render_log):
                                       "errors": []}, url
         assert axe_violations(watched.page) == [], url
         ids = watched.page.evaluate(
-            "() => [...document.querySelectorAll('[id]')]"
-            ".filter(e => !QUARTO_THEME_LINKS.includes(e.id)"
-            " || e.tagName !== 'LINK').map(e => e.id)".replace(
-                "QUARTO_THEME_LINKS", str(QUARTO_THEME_LINKS)))
+            "() => [...document.querySelectorAll('[id]')].map(e => e.id)")
         repeated = [i for i, n in collections.Counter(ids).items()
                     if n > 1]
         assert repeated == [], f"{url}: ids used twice: {repeated}"
@@ -402,7 +385,9 @@ def test_slides_and_handout_are_published_and_linked(render_log):
                                          for name in SLIDE_CHAPTERS]:
         links = {(path.parent / link).resolve() for link in re.findall(
             r'href="([^"#]*slides/[^"#]*)"', path.read_text())}
-        assert links == {DECK, HANDOUT}, path.name
+        both = {DECK, HANDOUT} | ({LETTER} if path.name == "index.html"
+                                  else set())
+        assert links == both, path.name
     assert "?var:" not in DECK.read_text()  # every number was found
 
 
@@ -443,7 +428,7 @@ def test_deck_is_offline_accessible_and_fits_its_slides(render_log):
     pages = re.search(r"Pages:\s+(\d+)", subprocess.run(
         [pdfinfo, str(HANDOUT)], capture_output=True, text=True,
         check=True).stdout)
-    assert int(pages.group(1)) == total  # one printed page per slide
+    assert int(pages.group(1)) == math.ceil(total / 3)  # three a sheet
 
 
 @needs_quarto
@@ -489,5 +474,88 @@ def test_math_is_set_in_a_math_font(render_log):
         for path in ("chapters/backprop.html", "slides/backprop.html"
                                                 "?print-pdf"):
             page.goto(f"{origin}/{path}", wait_until="networkidle")
+            if "print-pdf" in path:  # Reveal.js lays out its pages later
+                page.wait_for_function(
+                    "document.querySelectorAll('.pdf-page').length > 0")
             sums = page.evaluate(SUM_SIGNS)
             assert sums and min(sums) > 1.3, (path, sums)
+
+
+# ---- the course edition (make book PROFILE=course) -------------------------
+
+def exercise_numbers(text):
+    return re.findall(r"Exercise (\d+\.\d+)", text)
+
+
+@needs_quarto
+def test_course_edition_has_every_exercise_and_no_solution_or_key(
+        render_log):
+    public_pdf = pdf_text(BOOK / "backprop.pdf")
+    course_pdf = pdf_text(COURSE / "backprop.pdf")
+    assert "course edition" in course_pdf
+    assert "Answers to the questions" in public_pdf
+    assert "Answers to the questions" not in course_pdf
+    assert "Solution" not in course_pdf
+    assert set(exercise_numbers(course_pdf)) == set(
+        exercise_numbers(public_pdf))
+    for page in pages():
+        name = page.relative_to(BOOK)
+        public = page.read_text(encoding="utf-8")
+        course = (COURSE / name).read_text(encoding="utf-8")
+        if "Solution to" in public:
+            assert "Solution to" not in course, name
+            assert re.findall(r'id="exr-[\w-]+"', course) == re.findall(
+                r'id="exr-[\w-]+"', public), name  # same exercises, ids
+        if "quiz-why" in public:  # the questions keep their hints only
+            assert course.count("quiz-hint") == public.count("quiz-hint")
+            assert "quiz-why" not in course, name
+    # its notebooks would carry the questions' answers: not offered
+    assert not (COURSE / "notebooks").exists()
+    # the public site is untouched by the course edition's build
+    assert (BOOK / "chapters" / "backprop.html").read_text(
+        encoding="utf-8").count("Solution to") == 5
+
+
+# ---- Quarto's own commands (the profile `source`) -------------------------
+
+def main_text(html):
+    """A page's <main> as words, tags and scripts removed."""
+    found = re.search(r"<main\b.*?</main>", html, re.S)
+    body = re.sub(r"<script\b.*?</script>|<svg\b.*?</svg>", " ",
+                  found.group(0) if found else html, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", body).split())
+
+
+@needs_quarto
+def test_quartos_own_preview_serves_the_same_book_and_shows_an_edit(
+        render_log, tmp_path):
+    # quarto preview of the .qmd chapters executes them itself; its pages
+    # are make's pages, and an edit to a chapter reaches the page
+    import socket
+
+    from booktools.bench import _served
+
+    copy = tmp_path / "book"
+    shutil.copytree(ROOT, copy, symlinks=True, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "_book*", ".quarto", "*-executed.ipynb",
+        "node_modules"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    preview = subprocess.Popen(
+        ["quarto", "preview", "--no-browser", "--port", str(port)],
+        cwd=copy, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://localhost:{port}/chapters/backprop.html"
+        assert _served(url, "</html>", 1200) is not None
+        for page in pages():
+            name = page.relative_to(BOOK)
+            ours = main_text((copy / "_book" / name).read_text("utf-8"))
+            assert ours == main_text(page.read_text("utf-8")), name
+        source = copy / "chapters" / "backprop.qmd"
+        source.write_text(source.read_text().replace(
+            " the ", " Previewedword ", 1))
+        assert _served(url, "Previewedword", 300) is not None
+    finally:
+        preview.terminate()
+        preview.wait()

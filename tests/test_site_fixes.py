@@ -4,20 +4,38 @@ The page tests/pages/quarto-like.html carries the landmark, callout,
 toggle, output and page-navigation markup of a Quarto book page (copied
 from a Quarto 1.10 render). Without the repair script axe-core reports
 violations on it; with the script, none.
+
+The second half checks the repairs in the rendered book (site/site.css,
+booktools/postrender.py, slides/_quarto.yml) and the instructor's
+handout: it uses the book that `make book` built (test_render.py builds
+it first in a full run) and builds it when it is missing or older than
+what renders it. Without Quarto those tests are skipped.
 """
 
+import collections
+import html
+import re
+import shutil
+import subprocess
+
+import pytest
 from browser import WatchedPage, axe_violations, chromium, serve
 
-from booktools import ROOT
+from booktools import ROOT, postrender, qmd
 
 FIXES = ROOT / "site" / "accessibility.html"
 PAGE = ROOT / "tests" / "pages" / "quarto-like.html"
 
 
-def violations(tmp_path, with_fixes):
-    html = PAGE.read_text().replace(
-        "<!--FIXES-->", FIXES.read_text() if with_fixes else "")
-    (tmp_path / "index.html").write_text(html)
+def violations(tmp_path, with_fixes, before_navigation=False):
+    page = PAGE.read_text().replace(
+        "<!--FIXES-->", FIXES.read_text() if with_fixes
+        and not before_navigation else "")
+    if before_navigation:  # where Quarto includes it: after </main>
+        page = page.replace('<nav class="page-navigation">',
+                            FIXES.read_text() + '<nav class="page-'
+                            'navigation">')
+    (tmp_path / "index.html").write_text(page)
     with serve(tmp_path) as origin, chromium() as browser:
         page = WatchedPage(browser, origin)
         page.page.goto(f"{origin}/index.html")
@@ -29,6 +47,8 @@ def violations(tmp_path, with_fixes):
                 ("toggle", page.page.locator("a[data-bs-toggle]")),
                 ("next", page.page.locator(".pagination-link")),
                 ("output", page.page.locator(".cell-output pre"))]}
+        state["names"] = page.page.locator(
+            "nav.page-navigation").aria_snapshot()
         assert page.problems()["errors"] == []
     return {rule for rule, _ in found}, state
 
@@ -50,6 +70,17 @@ def test_the_repair_script_removes_them(tmp_path):
     assert state["next"] == (None, None, None)
 
 
+def test_the_repairs_wait_for_the_page_navigation(tmp_path):
+    # Quarto includes the script before the previous/next links
+    rules, state = violations(tmp_path, with_fixes=True,
+                              before_navigation=True)
+    assert rules == set()
+    assert state["next"] == (None, None, None)
+    assert state["names"].splitlines()[:2] == [
+        '- navigation "Previous and next chapter":',
+        '  - link "2 Backpropagation by hand":']
+
+
 def test_long_output_wraps_instead_of_scrolling(tmp_path):
     css = (ROOT / "site" / "site.css").read_text()
     html = PAGE.read_text().replace(
@@ -64,3 +95,152 @@ def test_long_output_wraps_instead_of_scrolling(tmp_path):
         found = {rule for rule, _ in axe_violations(page.page)}
     assert sizes[0] <= sizes[1]  # nothing hidden to the right
     assert "scrollable-region-focusable" not in found
+
+
+# ---- the rendered book ------------------------------------------------------
+
+BOOK = ROOT / "_book"
+DECK = BOOK / "slides" / "backprop.html"
+NOTES = ROOT / "_book-instructor" / "backprop-slides-with-notes.pdf"
+# What renders the book: a built book older than any of them is rebuilt.
+RENDERS = ["code/booktools/*.py", "site/*", "slides/*.qmd", "slides/*.yml",
+           "slides/*.css", "slides/accessibility.html", "_quarto.yml",
+           "index.qmd", "chapters/*-executed.ipynb"]
+
+
+@pytest.fixture(scope="module")
+def book():
+    if shutil.which("quarto") is None:
+        pytest.skip("Quarto is not on PATH: the rendered book cannot be "
+                    "built here (CI installs Quarto 1.10)")
+    built = [BOOK / "index.html", DECK, NOTES]
+    newest = max(p.stat().st_mtime for pattern in RENDERS
+                 for p in ROOT.glob(pattern))
+    if not all(p.exists() and p.stat().st_mtime >= newest for p in built):
+        result = subprocess.run(["make", "book"], cwd=ROOT, text=True,
+                                capture_output=True, timeout=1800)
+        assert result.returncode == 0, result.stdout[-3000:]
+    return BOOK
+
+
+def book_pages():
+    return sorted(p for p in BOOK.rglob("*.html")
+                  if not {"site_libs", "slides"} & set(p.parts))
+
+
+def test_sidebar_tools_are_targets_of_24_px_apart(book):
+    with serve(book) as origin, chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"{origin}/chapters/backprop.html")
+        boxes = page.evaluate(
+            "[...document.querySelectorAll('.sidebar-tools-main a')]"
+            ".map(a => a.getBoundingClientRect().toJSON())")
+    assert len(boxes) == 4  # the PDF, the slides, the handout, the theme
+    for box in boxes:
+        assert box["width"] >= 24 and box["height"] >= 24, box
+    for left, right in zip(boxes, boxes[1:]):
+        assert right["left"] - left["right"] >= 4  # apart, not touching
+
+
+def test_previous_next_links_are_named_as_they_read(book):
+    with serve(book) as origin, chromium() as browser:
+        page = browser.new_page()
+        for path in book_pages():
+            page.goto(f"{origin}/{path.relative_to(book).as_posix()}")
+            links = page.locator("nav.page-navigation a.pagination-link")
+            for i in range(links.count()):
+                shown = " ".join(links.nth(i).inner_text().split())
+                named = page.locator("nav.page-navigation").get_by_role(
+                    "link", name=shown, exact=True)
+                assert named.count() == 1, (path.name, shown)
+        # the chapter number is part of both
+        page.goto(f"{origin}/chapters/backprop.html")
+        assert page.locator("nav.page-navigation").get_by_role(
+            "link", name="2 Automatic differentiation",
+            exact=True).count() == 1
+
+
+def test_no_id_repeats_and_the_theme_switch_works(book):
+    ids = re.compile(r'\sid="([^"]+)"')
+    for path in book_pages():
+        repeated = [i for i, n in collections.Counter(
+            ids.findall(path.read_text())).items() if n > 1]
+        assert repeated == [], (path.name, repeated)
+    background = "getComputedStyle(document.body).backgroundColor"
+    with serve(book) as origin, chromium() as browser:
+        watched = WatchedPage(browser, origin)
+        page = watched.page
+        page.goto(f"{origin}/chapters/deep.html", wait_until="networkidle")
+        light = page.evaluate(background)
+        page.locator(".quarto-color-scheme-toggle").first.click()
+        page.wait_for_function(
+            "document.body.classList.contains('quarto-dark')")
+        dark = page.evaluate(background)
+        assert dark != light
+        page.reload(wait_until="networkidle")  # the choice is kept
+        assert page.evaluate("document.body.className").count("quarto-dark")
+        assert page.evaluate(background) == dark
+        page.locator(".quarto-color-scheme-toggle").first.click()
+        page.wait_for_function(
+            "document.body.classList.contains('quarto-light')")
+        assert page.evaluate(background) == light
+        assert watched.problems()["errors"] == []
+
+
+def test_deck_has_a_description_and_declares_its_charset_first(book):
+    data = DECK.read_bytes()
+    assert b'<meta charset="utf-8">' in data[:1024]
+    meta, _, _ = qmd.split_front_matter(
+        (ROOT / "slides" / "backprop.qmd").read_text())
+    found = re.search(r'<meta name="description" content="([^"]+)"',
+                      data.decode("utf-8"))
+    assert found and html.unescape(found.group(1)) == meta["description"]
+
+
+def pdf_pages(pdf):
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    return [words(page) for page in text.split("\f")[:-1]]
+
+
+def words(text):
+    return " ".join(re.sub(r"\W+", " ", text).split())
+
+
+def test_instructor_handout_shows_every_slides_notes(book):
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (Debian poppler-utils) is not installed")
+    deck = DECK.read_text(encoding="utf-8")
+    notes = re.findall(r'<aside class="notes">(.*?)</aside>', deck, re.S)
+    source = (ROOT / "slides" / "backprop.qmd").read_text()
+    assert len(notes) == source.count("::: {.notes}") > 20
+    pages = pdf_pages(NOTES)
+    slides = deck.count('<section id="')
+    assert len(pages) == slides  # a page a slide, notes beneath
+    handout = pdf_pages(BOOK / "slides" / "backprop-handout.pdf")
+    found = []
+    for note in notes:
+        text = re.sub(r"<math.*?</math>|<[^>]+>", " ", note, flags=re.S)
+        opening = " ".join(words(html.unescape(text)).split()[:10])
+        where = [i for i, page in enumerate(pages) if opening in page]
+        assert where, opening
+        assert not any(opening in page for page in handout)
+        found.append(where[0])
+    assert found == sorted(set(found))  # each on its own slide's page
+
+
+def test_links_to_a_missing_handout_are_dropped_from_the_site(
+        book, tmp_path):
+    site = tmp_path / "site"
+    shutil.copytree(book, site, ignore=shutil.ignore_patterns("site_libs"))
+    (site / "slides" / "backprop-handout.pdf").unlink()
+    postrender.fix_site(site)
+    for page in site.rglob("*.html"):
+        links = re.findall(r'href="([^"]*)"', page.read_text())
+        assert not [h for h in links if "backprop-handout" in h], page
+    index = (site / "index.html").read_text()
+    assert 'href="./slides/backprop.html"' in index  # the deck stays
+    assert 'href="./backprop.pdf"' in index
+    chapter = (site / "chapters" / "backprop.html").read_text()
+    assert "backprop-notebooks.zip" in chapter
+    assert chapter.count("<li><a href=\"../slides/") == 1

@@ -207,7 +207,9 @@ def test_solutions_are_solution_divs(path):
     # site/solution.lua writes the callout, its title and the rule of who
     # sees it; the chapters hold no hand-written wrapper for it any more
     text = path.read_text()
-    assert 'unless-profile="instructor"' not in text
+    # the old wrapper: a div shown only in HTML and the instructor PDF
+    assert not re.search(r'^:+ *\{\.content-hidden[^}]*unless-profile='
+                         r'"instructor"', text, re.MULTILINE)
     assert not re.search(r"^#+ Solution\b", text, re.MULTILINE)
 
 
@@ -442,3 +444,32 @@ def test_instructor_pdf_prints_numbered_solutions(solution_renders):
     for body in ("FIRSTSOLUTION", "THIRDBEFORE", "THIRDOUTPUT",
                  "THIRDAFTER"):
         assert body in text
+
+
+def test_both_profiles_list_the_same_chapters():
+    # Quarto's own commands render the .qmd files (profile source), make
+    # the notebooks it executed from them (profile executed): the same
+    # book, in the same order
+    assert qmd.chapters(profile="source") == qmd.chapters(
+        profile="executed")
+    assert all(p.suffix == ".qmd" and p.exists()
+               for p in qmd.chapters(profile="source"))
+    base = yaml.safe_load((ROOT / "_quarto.yml").read_text())
+    assert "chapters" not in base["book"]  # a profile's list adds to it
+    assert base["profile"]["group"] == ["source", "executed"]
+
+
+def test_preflight_says_in_one_sentence_what_is_missing():
+    script = ROOT / "code" / "booktools" / "preflight.py"
+    # -S: a Python without site-packages, like a system Python without
+    # the book's packages
+    result = subprocess.run([sys.executable, "-I", "-S", str(script)],
+                            capture_output=True, text=True)
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.stderr
+    assert "torch" in lines[0] and "make setup" in lines[0]
+    assert "QUARTO_PYTHON" in lines[0]
+    ok = subprocess.run([sys.executable, str(script)], capture_output=True,
+                        text=True)
+    assert ok.returncode == 0, ok.stderr

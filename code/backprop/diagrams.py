@@ -22,8 +22,10 @@ def _number(v):
 
 def numeric_graph(values, grads):
     """One neuron as a graph of small operations, with numbers. On every
-    edge, the value that flows forward sits above (blue) and dL/d(that
-    value), flowing back, below (vermillion). values and grads are keyed
+    edge, the value that flows forward sits above (upright, blue) and
+    dL/d(that value), flowing back, below (italic, vermillion): the
+    italics tell them apart in grey, where the two colours look alike, as
+    in value_graph. values and grads are keyed
     w, x, b, wx, z, a and L. Every labelled stretch of an edge is
     horizontal, so no label meets a line, and long enough that its labels
     clear the arrowhead and the boxes at either end.
@@ -54,7 +56,7 @@ def numeric_graph(values, grads):
         ax.text(mid, y + 0.13, _number(values[key]), ha="center",
                 va="bottom", color=style.BLUE, fontsize=9)
         ax.text(mid, y - 0.13, _number(grads[key]), ha="center", va="top",
-                color=style.VERMILLION, fontsize=9)
+                color=style.VERMILLION, fontsize=9, style="italic")
 
     # an input: a labelled horizontal run, then a short slant to its node
     for key, dst, bend in [("w", "wx", 1.6), ("x", "wx", 1.6),
@@ -84,14 +86,16 @@ def numeric_graph(values, grads):
         patch.set(fc=style.LIGHT, ec=style.BLACK, lw=1)
         ax.add_patch(patch)
         ax.text(x, y, text, ha="center", va="center", fontsize=11)
-    # the two directions, in words as well as by colour and line style
+    # the two directions, in words as well as by colour, line style and
+    # (for the gradients) italics
     renderer = fig.canvas.get_renderer()
-    for y, words, look in [
-            (1.6, "forward, above each edge: the value", style.FORWARD),
+    for y, words, look, slant in [
+            (1.6, "forward, above each edge: the value", style.FORWARD,
+             "normal"),
             (-2.2, r"backward, below each edge: $\partial L/\partial$"
-             "(that value)", style.BACKWARD)]:
+             "(that value)", style.BACKWARD, "italic")]:
         text = ax.text(-0.3, y, words, va="center", color=look["color"],
-                       fontsize=9)
+                       fontsize=9, style=slant)
         end = text.get_window_extent(renderer).transformed(
             ax.transData.inverted()).x1 + 0.3
         ends = [(12.95, y), (end, y)]

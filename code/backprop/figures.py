@@ -67,11 +67,13 @@ def blame_flow(sizes, deltas):
     low = int(np.ceil(np.log10(3 * smallest)))
     powers = [10.0**k for k in range(low, top + 1)]
     ticks = [-p for p in powers[::-1]] + [0.0] + powers
-    bar = fig.colorbar(ScalarMappable(norm, cmap), ax=ax, shrink=0.8,
-                       pad=0.02, ticks=ticks)
+    bar = fig.colorbar(ScalarMappable(norm, cmap.resampled(128)), ax=ax,
+                       shrink=0.8, pad=0.02, ticks=ticks)
     bar.ax.set_yticklabels([f"{t:g}".replace("-", "\N{MINUS SIGN}")
                             for t in ticks])
     bar.ax.minorticks_off()
+    # drawn, not a 110-dpi raster whose pixels overran the bar's frame
+    bar.solids.set(rasterized=False, edgecolor="face", linewidth=0.6)
     bar.set_label(r"blame $\delta_j$ (hue: sign; depth: log size)")
     ax.annotate("blame flows this way", xy=(0.3, 1.35), xytext=(2.0, 1.35),
                 va="center", color=style.VERMILLION,
@@ -90,13 +92,13 @@ def blame_flow(sizes, deltas):
 
 def _cell(ax, x, y, v, fill, size, text):
     """The value v, printed as text in a rounded box of the given fill:
-    the border is solid if v >= 0 and dashed if v is negative, so that,
-    with the minus sign in the text, the sign survives a grayscale
-    print."""
+    the border is solid if v >= 0 and dashed if v is negative, on a white
+    band, so that, with the minus sign in the text, the sign survives a
+    grayscale print."""
     ax.add_patch(FancyBboxPatch(
         (x - size[0] / 2, y - size[1] / 2), *size,
-        boxstyle="round,pad=0,rounding_size=0.05", fc=fill,
-        ec=style.BLACK, lw=1, ls="--" if v < 0 else "-", zorder=3))
+        boxstyle="round,pad=0,rounding_size=0.05", fc=fill, zorder=3,
+        ls=style.NEGATIVE_DASH if v < 0 else "-", **style.SIGN_BORDER))
     ax.text(x, y, text, ha="center", va="center", fontsize=8,
             color=_ink(fill), zorder=4)
 

@@ -4,10 +4,9 @@ Colours come from the Okabe-Ito palette. Each series also differs in
 line style and marker, so a grayscale printout still tells them apart.
 """
 
-from pathlib import Path
-
 import matplotlib as mpl
 from matplotlib.colors import LinearSegmentedColormap
+from matplotlib.patheffects import AbstractPathEffect
 
 # Okabe & Ito (2008), "Color Universal Design".
 BLUE, ORANGE, VERMILLION = "#0072B2", "#E69F00", "#D55E00"
@@ -33,12 +32,43 @@ DIVERGING = LinearSegmentedColormap.from_list("PuOr_even", [
     "#763401", "#a95200", "#d27702", "#e3a14d", "#eacda4", "#f6f6f6",
     "#ced0e1", "#aea7ce", "#8d80ba", "#7e4db3", "#5d2f7b"])
 
+
+class OnPaper(AbstractPathEffect):
+    """A patch's fill, then a white band along its border, then the border
+    on that band: the gaps of a dashed border show paper, not the fill,
+    so a dashed border stays dashed in grey on the darkest fill."""
+
+    def __init__(self, band=3.4):  # points: the band's width
+        super().__init__()
+        self.band = band
+
+    def draw_path(self, renderer, gc, tpath, affine, rgbFace=None):
+        fill, band = renderer.new_gc(), renderer.new_gc()
+        fill.copy_properties(gc)
+        fill.set_linewidth(0)
+        renderer.draw_path(fill, tpath, affine, rgbFace)
+        band.copy_properties(gc)
+        band.set_linewidth(self.band)
+        band.set_foreground("white")
+        band.set_dashes(0, None)
+        renderer.draw_path(band, tpath, affine, None)
+        renderer.draw_path(gc, tpath, affine, None)
+        fill.restore()
+        band.restore()
+
+
+# A signed value's box (figures.py): solid if >= 0, dashed if negative,
+# each on a white band, so that the sign survives a grayscale print.
+SIGN_BORDER = {"ec": BLACK, "lw": 1.2, "path_effects": [OnPaper()]}
+NEGATIVE_DASH = (0, (3, 2))  # in line widths: 3.6 pt dashes, 2.4 pt gaps
+
 WIDTH = 6.4  # inches: a plot's width; the PDF scales it to the text
 TEXT = 5.9  # inches: the PDF's text block; a wider figure prints smaller
 
 RC = {
     "font.family": "DejaVu Sans",
     "font.size": 10,
+    "axes.unicode_minus": True,  # ticks print U+2212, as the text does
     "mathtext.fontset": "dejavusans",
     "axes.spines.top": False,
     "axes.spines.right": False,
@@ -60,11 +90,3 @@ def apply():
     """Set the book's matplotlib style for everything drawn afterwards."""
     mpl.rcParams.update(RC)
 
-
-def save(fig, stem, outdir):
-    """Write fig as SVG and PDF with no timestamps, so builds are stable."""
-    outdir = Path(outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    fig.savefig(outdir / f"{stem}.svg", metadata={"Date": None})
-    fig.savefig(outdir / f"{stem}.pdf",
-                metadata={"CreationDate": None, "ModDate": None})

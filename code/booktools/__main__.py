@@ -10,8 +10,12 @@
     bench              build times against Quarto's floor
 
 A dispatcher only: each command imports just the module that does its
-job, so what a chapter's run depends on is what run.py imports.
-(Rendering is `python -m booktools.render`.)
+job (execute: run.py; notebook: notebooks.py; bundle: bundle.py;
+variables: slides.py; bench: bench.py), so that a chapter's run depends
+on run.py, what it imports, and the build modules that the chapter's own
+build- and quiz- cells import (quiz.py, explorers.py): the Makefile's
+RUNS, which tests/test_boundary.py checks. Rendering is
+`python -m booktools.render`.
 """
 
 import sys
@@ -26,6 +30,20 @@ def _executed(chapter):
         chapter)
 
 
+def _remove_site():
+    """Remove every built edition (_book/, _book-course/, ...): each
+    shows a chapter that no longer runs, and must not look complete."""
+    import shutil
+
+    from booktools import ROOT
+
+    sites = sorted(ROOT.glob("_book*"))
+    for site in sites:
+        shutil.rmtree(site, ignore_errors=True)
+    names = ", ".join(f"{s.name}/" for s in sites) or "no site"
+    return f"{names} removed: fix the cell, then build again"
+
+
 def main(argv):
     command, args = (argv[0], argv[1:]) if argv else ("", [])
     if command == "execute" and len(args) == 1:
@@ -33,8 +51,8 @@ def main(argv):
 
         try:
             execute_chapter(args[0])
-        except ChapterError as err:  # the file and the cell say enough
-            sys.exit(f"error: {err}")
+        except ChapterError as err:  # the cell's traceback, not ours
+            sys.exit(f"error: {err}\n{_remove_site()}")
     elif command == "notebook" and len(args) == 1:
         from booktools.notebooks import export
 

@@ -87,3 +87,72 @@ def bench():
         packed = len(gzip.compress(page.read_bytes()))
         print(f"chapters/{page.name}: {size / 1000:.0f} kB "
               f"({packed / 1000:.0f} kB gzipped)")
+    print_preview_edit()
+
+
+def _served(url, word, deadline):
+    """Poll url until its text contains word; the seconds it took."""
+    import urllib.request
+
+    start = time.perf_counter()
+    while time.perf_counter() - start < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if word in response.read().decode("utf-8", "replace"):
+                    return time.perf_counter() - start
+        except OSError:
+            pass  # the server is busy, or not up yet
+        time.sleep(0.5)
+    return None
+
+
+def preview_edit(root=ROOT, chapter="backprop", port=4987, deadline=900):
+    """Seconds from saving a one-word prose edit of a chapter to the
+    updated page being served by `quarto preview`, beside two floors:
+    executing that chapter alone (run.py, no rendering) and
+    `quarto render` of that chapter alone (execution and rendering).
+    In a copy of the book's sources, with the .qmd chapters."""
+    import shutil
+
+    from booktools.run import execute
+
+    with tempfile.TemporaryDirectory(prefix="book-preview-") as tmp:
+        copy = Path(tmp) / "book"
+        skip = shutil.ignore_patterns(".git", ".venv", "_book*", ".quarto",
+                                      "*-executed.ipynb", "node_modules")
+        shutil.copytree(root, copy, symlinks=True, ignore=skip)
+        source = copy / "chapters" / f"{chapter}.qmd"
+        env = {**os.environ, "QUARTO_PYTHON": sys.executable}
+        preview = subprocess.Popen(
+            ["quarto", "preview", "--no-browser", "--port", str(port)],
+            cwd=copy, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+            env=env)
+        try:  # the first render executes every chapter: minutes
+            url = f"http://localhost:{port}/chapters/{chapter}.html"
+            if _served(url, "</html>", deadline) is None:
+                sys.exit("quarto preview did not serve the chapter")
+            word = "Benchmarkword"
+            source.write_text(source.read_text().replace(" the ",
+                                                         f" {word} ", 1))
+            seconds = _served(url, word, deadline)
+        finally:
+            preview.terminate()
+            preview.wait()
+        start = time.perf_counter()
+        execute(source)
+        alone = time.perf_counter() - start
+        rendered, _ = _timed(["quarto", "render", str(source), "--to",
+                              "html"], copy)
+    return seconds, alone, rendered
+
+
+def print_preview_edit():
+    seconds, alone, rendered = preview_edit()
+    if seconds is None:
+        sys.exit("the edited page was not served")
+    print(f"edit to preview (one word in chapters/backprop.qmd): "
+          f"{seconds:6.1f} s")
+    print(f"  that chapter executed alone (no rendering):      "
+          f"{alone:6.1f} s (preview / this: {seconds / alone:.2f})")
+    print(f"  quarto render of that chapter alone:              "
+          f"{rendered:6.1f} s (preview / this: {seconds / rendered:.2f})")

@@ -92,6 +92,46 @@ def code_of(nb):
     return [c.source for c in nb.cells if c.cell_type == "code"]
 
 
+README = """\
+# Backpropagation: the notebooks
+
+The chapters of the open textbook *Backpropagation* as Jupyter
+notebooks: {names}. They import the small package in `backprop/`, which
+is here too, so they run without a copy of the book's repository. Each
+notebook states its exercises; their worked solutions are on the book's
+website, folded under each exercise.
+
+You need Python 3.11. In this folder, set up once:
+
+    python3 -m venv .venv
+    .venv/bin/pip install -r requirements.txt
+
+(on Windows: `py -3.11 -m venv .venv`, then
+`.venv\\Scripts\\pip install -r requirements.txt`). Then open the
+notebooks, and run each from top to bottom:
+
+    .venv/bin/jupyter lab
+
+(on Windows: `.venv\\Scripts\\jupyter lab`).
+
+PyTorch: on macOS and Windows, pip installs PyTorch's CPU build, which
+is all these notebooks need. On Linux, pip's default build also brings
+several gigabytes of GPU libraries; to get the CPU build, install it
+first:
+
+    .venv/bin/pip install {torch} --index-url https://download.pytorch.org/whl/cpu
+
+then the requirements as above.
+"""
+
+
+def readme(notebooks, pins):
+    """The zip's README: what is in it, and the two commands to set up
+    and open it, with the pinned PyTorch."""
+    names = ", ".join(f"`{name}`" for name in sorted(notebooks))
+    return README.format(names=names, torch=pins.get("torch", "torch"))
+
+
 def bundle(notebooks, zip_path, package=PACKAGE, pins_path=PINS):
     """A zip with the notebooks ({name: notebook}), the package they
     import and its requirements, so that a download runs without a copy
@@ -104,6 +144,7 @@ def bundle(notebooks, zip_path, package=PACKAGE, pins_path=PINS):
     codes = [code for nb in notebooks.values() for code in code_of(nb)]
     files[f"{FOLDER}/requirements.txt"] = requirements(codes, package,
                                                        pins_path)
+    files[f"{FOLDER}/README.md"] = readme(notebooks, read_pins(pins_path))
     with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, text in files.items():
             info = zipfile.ZipInfo(name, fixed_time)

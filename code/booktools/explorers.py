@@ -34,15 +34,12 @@ def shown(x):
 DEPTHS = [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 25, 30]
 
 
-def depth_data(sweep, depths=DEPTHS, width=64, lr=0.1, closed=None):
+def depth_data(sweep, closed, depths=DEPTHS, width=64, lr=0.1):
     """Every setting of the depth explorer, from the chapter's sweep:
-    explorers.depth_data(depth_sweep), with the depth_sweep(activation,
-    depths, width, lr=..., init=... or scale=...) that the chapter shows.
-    closed: the gate size below which the sweep counts a gate as closed;
-    by default the CLOSED beside the sweep (in the chapter's namespace).
-    """
-    if closed is None:
-        closed = sweep.__globals__["CLOSED"]
+    explorers.depth_data(depth_sweep, CLOSED), with the
+    depth_sweep(activation, depths, width, lr=..., init=... or scale=...)
+    that the chapter shows, and the gate size below which it counts a
+    gate as closed (for the explorer's label)."""
     runs = {}
     for activation in ACTIVATION_LABELS:
         for scale, options in SCALES.items():

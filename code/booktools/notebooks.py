@@ -10,7 +10,8 @@ a change here re-exports the notebooks without re-running a chapter.
 
 What a reader who downloads it gets: the prose as plain notebook
 markdown, numbered as the book numbers it; the code cells without their
-options; the questions as markdown with collapsed answers. Left out: the
+options (an exercise's starter and check cells tagged as such); the
+questions as markdown with collapsed answers. Left out: the
 build side (cells labelled build-...), what only the web page shows (the
 explorers), and the exercises' solutions (divs of class .solution).
 """
@@ -34,7 +35,13 @@ NOTEBOOK_INTRO = (
     "install the pinned packages with `pip install -r requirements.txt` "
     "(Python 3.11), start Jupyter in the unzipped folder, and run the "
     "cells top to bottom. The exercises are here; their worked solutions "
-    "are in the book's instructor edition.*")
+    "are on the book's website, folded under each exercise, and in the "
+    "instructor edition of the PDF. An exercise with a check ends with a "
+    "starter cell for your answer and a check cell, which says what is "
+    "right so far, and \"not yet\" until all of it is.*")
+# Exercise x's cells starter-x and check-x (backprop/checks.py): kept,
+# as every exercise cell is, and tagged with their kind.
+EXERCISE_CELLS = ("starter", "check")
 
 
 def read_executed(nb):
@@ -51,8 +58,45 @@ def read_executed(nb):
     return cells  # the raw cell, the front matter, is not for readers
 
 
+# A conditional span, [words]{.content-visible when-format="typst"}, with
+# no brackets inside (nested spans are resolved from the inside out).
+SPAN = re.compile(r"\[([^\[\]]*)\]\{\.(content-visible|content-hidden)"
+                  r"([^}]*)\}")
+CONDITION = re.compile(r'(when|unless)-(format|profile)="([^"]*)"')
+
+
+def _span_shown(kind, conditions):
+    """Whether a student notebook shows a conditional span. A notebook is
+    read like print, so it shows what the student PDF shows: typst's
+    content, not the website's, and no edition's."""
+    match = True
+    for when, what, value in CONDITION.findall(conditions):
+        active = value == "typst" if what == "format" else False
+        match = match and (active if when == "when" else not active)
+    return match if kind == "content-visible" else not match
+
+
+def resolve_spans(text):
+    """Conditional spans replaced by their words, or by nothing."""
+    while True:
+        new = SPAN.sub(lambda m: m.group(1) if _span_shown(
+            m.group(2), m.group(3)) else "", text)
+        if new == text:
+            return text
+        text = new
+
+
+# A callout's title is a heading inside its div: in a notebook, where the
+# div is gone, it would read as a section of its own.
+CALLOUT_TITLE = re.compile(r"^(:{3,}\s*\{\.callout-[^}]*\}\s*\n)\s*"
+                           r"#{2,3} (.*)$", re.MULTILINE)
+
+
 def _plain_markdown(text, numbers):
     """Quarto markdown to notebook markdown: numbers in, markup out."""
+    text = resolve_spans(text)
+    text = CALLOUT_TITLE.sub(lambda m: f"{m.group(1)}**{m.group(2)}.**",
+                             text)
     text = EXERCISE.sub(  # "### Exercise 1.3 (Code, medium)", as numbered
         lambda m: f"### Exercise {numbers.get(m.group(1), '?')} "
                   f"({m.group(2)})", text)
@@ -72,7 +116,43 @@ def _plain_markdown(text, numbers):
         return f"{word} {number}"
 
     text = re.sub(r"@((?:fig|eq|sec|tbl|exr)-[\w-]*\w)", ref, text)
-    return re.sub(r"\[@([\w-]+)\]", r"(\1)", text)  # citations, by key
+    return cite(text)
+
+
+def _authors(entry):
+    """'Griewank and Walther', 'He et al.': as the site cites them."""
+    names = [n.split(",")[0].strip(" {}") for n in
+             re.split(r"\s+and\s+", entry.get("author", entry.get(
+                 "editor", "Anonymous")))]
+    names = [n.split()[-1] if "," not in n and " " in n else n
+             for n in names]
+    if len(names) > 2:
+        return f"{names[0]} et al."
+    return " and ".join(names)
+
+
+def bibliography(path=ROOT / "references.bib"):
+    """{key: (authors, year)} of the book's references."""
+    import bibtexparser
+
+    entries = bibtexparser.loads(path.read_text()).entries
+    return {e["ID"]: (_authors(e), e.get("year", "n.d.")) for e in entries}
+
+
+def cite(text, refs=None):
+    """Citations as text, "(Griewank and Walther 2008)" for [@key] and
+    "Griewank and Walther (2008)" for @key, as the site shows them."""
+    refs = bibliography() if refs is None else refs
+
+    def group(match):
+        keys = re.findall(r"@([\w-]+)", match.group(1))
+        return "(" + "; ".join(f"{refs[k][0]} {refs[k][1]}" for k in keys
+                               if k in refs) + ")"
+
+    text = re.sub(r"\[((?:-?@[\w-]+[;\s]*)+)\]", group, text)
+    return re.sub(r"(?<![\w@])@([\w-]+)\b",
+                  lambda m: (f"{refs[m[1]][0]} ({refs[m[1]][1]})"
+                             if m[1] in refs else m[0]), text)
 
 
 def left_out(attributes):
@@ -127,7 +207,11 @@ def _student_cell(cell, numbers):
         return nbformat.v4.new_markdown_cell(text) if text else None
     if cell.options.get("eval", True) is False:
         return None
-    return nbformat.v4.new_code_cell(cell.source.strip())
+    made = nbformat.v4.new_code_cell(cell.source.strip())
+    kind, _, name = cell.label.partition("-")
+    if kind in EXERCISE_CELLS and f"exr-{name}" in numbers:
+        made.metadata["tags"] = [kind]  # a grader or a test finds them
+    return made
 
 
 def to_notebook(executed, numbers=None):

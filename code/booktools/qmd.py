@@ -31,6 +31,8 @@ class Cell:
     inline: list = field(default_factory=list)  # (expression, value)
     header: str = ""  # the `#| key: value` lines, as written
     outputs: list = field(default_factory=list)  # once executed
+    # (file, line) of every line of a code cell's source, includes too
+    origins: list = field(default_factory=list)
 
     @property
     def where(self):
@@ -55,9 +57,12 @@ def executed_path(source):
     return Path(source).with_name(Path(source).stem + EXECUTED)
 
 
-def chapters(root=ROOT):
-    """The .qmd sources of the book, chapters then appendices."""
-    book = yaml.safe_load((root / "_quarto.yml").read_text())["book"]
+def chapters(root=ROOT, profile="source"):
+    """The .qmd sources of the book, chapters then appendices, as the
+    profile lists them (_quarto-source.yml lists the .qmd files, and
+    _quarto-executed.yml what make renders; see _quarto.yml)."""
+    config = yaml.safe_load((root / f"_quarto-{profile}.yml").read_text())
+    book = config["book"]
     files = []
     for entry in book.get("chapters", []) + book.get("appendices", []):
         if isinstance(entry, dict):  # a part: {part: ..., chapters: [...]}
@@ -88,14 +93,23 @@ def cell_options(source):
 
 def resolve_includes(source, folder):
     """Replace `{{< include path >}}` lines by the file's text."""
+    return "\n".join(text for text, _ in _included(source, folder, None, 1))
+
+
+def _included(source, folder, path, first):
+    """(text, (file, line)) for each line of source, with include lines
+    replaced by the included file's lines; first is source's first line
+    number in path. Error messages use the origins (run.py)."""
     out = []
-    for line in source.split("\n"):
+    for n, line in enumerate(source.split("\n"), start=first):
         match = INCLUDE.match(line.strip())
         if match:
-            out.append((folder / match.group(1)).read_text().rstrip("\n"))
+            included = (folder / match.group(1)).resolve()
+            text = included.read_text().rstrip("\n").split("\n")
+            out += [(t, (included, k)) for k, t in enumerate(text, 1)]
         else:
-            out.append(line)
-    return "\n".join(out)
+            out.append((line, (path, n)))
+    return out
 
 
 def read_qmd(path):
@@ -120,9 +134,12 @@ def read_qmd(path):
             cells.append(Cell("markdown", "\n".join(prose), prose_line))
             options, code = cell_options("\n".join(block))
             header = "\n".join(block[:len(block) - code.count("\n") - 1])
-            code = resolve_includes(code, path.parent)
-            cells.append(Cell("code", code, offset + i + 1, options,
-                              header=header))
+            first = offset + i + 2 + (header.count("\n") + 1 if header
+                                      else 0)  # the code's first line
+            lines_of = _included(code, path.parent, path, first)
+            cells.append(Cell("code", "\n".join(t for t, _ in lines_of),
+                              offset + i + 1, options, header=header,
+                              origins=[o for _, o in lines_of]))
             prose, prose_line = [], offset + end + 2
         else:  # a display-only block stays part of the prose
             prose += lines[i:end + 1]

@@ -5,12 +5,19 @@ labelled quiz-<section>, with `output: asis`, prints one section's block
 (block()), which holds all three forms, each in a div that only its own
 format keeps:
 
-- on the website, a widget (explorers/quiz.js) that answers at once;
+- on the website, each question as Markdown in divs that the widget
+  (explorers/quiz.js) turns into a form that answers at once, beside a
+  JSON block with only what the checking needs (_page());
 - in the PDF, the questions, with each answer and its reason in the
   instructor edition and a short key at the end of the chapter otherwise
   (key(), in a cell labelled quiz-key-<chapter>);
 - in a notebook, markdown with the answer in a collapsed <details> block,
   which the student notebook takes from the cell's output (form()).
+
+Every text in questions.yml is Markdown, as the prose is: code in
+backticks, maths in dollars. Each form passes it on as Markdown, so that
+Quarto renders it in every format as it renders the chapter around it
+(MathML on the site, maths and monospace code in the PDF).
 
 Numeric answers are Python expressions evaluated in the chapter, so a
 reader never sees a number that the chapter's code did not compute. This
@@ -91,16 +98,6 @@ def tolerance(q, value):
     return half_unit * (1 + 1e-9)
 
 
-def _resolved(q, namespace):
-    """The question with its numeric answer filled in, for the page."""
-    q = dict(q)
-    if q["kind"] == "number":
-        text, value = shown_answer(q, namespace)
-        q.update(answer=value, shown=str(text),
-                 tolerance=tolerance(q, value))
-    return q
-
-
 def _right(q):
     """The index of the right choice."""
     return next(i for i, c in enumerate(q["choices"]) if c.get("correct"))
@@ -126,20 +123,62 @@ def _markdown(number, q):
     return lines
 
 
-def _html(mine, section, namespace):
-    data = {"questions": [dict(_resolved(q, namespace), number=n)
-                          for n, q in mine]}
+def _checks(q, namespace):
+    """What quiz.js needs to check a reply; the question's texts are
+    in the page, rendered."""
+    if q["kind"] == "choice":
+        return {"id": q["id"], "kind": "choice", "right": _right(q)}
+    text, value = shown_answer(q, namespace)
+    return {"id": q["id"], "kind": "number", "answer": value,
+            "shown": str(text), "tolerance": tolerance(q, value),
+            "digits": q["digits"], "significant": bool(q.get("significant"))}
+
+
+def _raw(markup):
+    return f"```{{=html}}\n{markup}\n```"
+
+
+def _page_question(n, q):
+    """One question as Markdown: the prompt, the choices as a lettered
+    list, and the hint and reasons hidden until quiz.js shows them."""
+    lines = [f':::: {{.quiz-question data-id="{q["id"]}"}}', "",
+             f"**Question {n}.** {q['prompt']}", ""]
+    if q["kind"] == "choice":
+        lines += ["::: {.quiz-choices}", "",
+                  *(f"{letter}.  {c['text']}"
+                    for letter, c in zip(LETTERS, q["choices"])), "", ":::",
+                  ""]
+        hidden = [("why", c["why"]) for c in q["choices"]]  # in order
+    else:
+        hidden = [("hint", q["hint"]), ("why", q["why"])]
+    for kind, text in hidden:
+        div = [f'::: {{.quiz-{kind} hidden=""}}', "", text, "", ":::", ""]
+        if kind == "why":  # the course edition keeps the hints only
+            div = ['::: {.content-hidden when-profile="course"}', "", *div,
+                   ":::", ""]
+        lines += div
+    return lines + ["::::", ""]
+
+
+def _page(mine, section, namespace):
+    """The website's form: Markdown that Quarto renders, in divs that
+    explorers/quiz.js turns into the widget."""
+    data = {"questions": [_checks(q, namespace) for _, q in mine]}
     payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-    body = "\n".join([
-        f'<div class="quiz" data-quiz="{html.escape(section)}">',
-        "<h3 class=\"quiz-title\">Check your understanding</h3>",
-        f'<script type="application/json">{payload}</script>',
-        "<p>These questions answer at once with JavaScript. Without it, "
-        "the notebook and the PDF carry the same questions with their "
-        "answers.</p>",
-        "</div>",
-        '<script type="module" src="../explorers/quiz.js"></script>'])
-    return f"```{{=html}}\n{body}\n```"
+    lines = [f'::::: {{.quiz data-quiz="{html.escape(section)}"}}', "",
+             _raw('<h3 class="quiz-title">Check your understanding</h3>'),
+             ""]
+    for n, q in mine:
+        lines += _page_question(n, q)
+    lines += [_raw(f'<script type="application/json">{payload}</script>'),
+              "", '::: {.content-hidden when-profile="course"}', "",
+              _raw('<p class="quiz-note">With JavaScript, these questions '
+                   "answer at once. The notebook and the PDF carry the same "
+                   "questions with their answers.</p>"), "", ":::", "",
+              ":::::", "",
+              _raw('<script type="module" src="../explorers/quiz.js">'
+                   "</script>")]
+    return "\n".join(lines)
 
 
 def _typst(mine, namespace):
@@ -174,7 +213,7 @@ def block(chapter, section, namespace, source=SOURCE):
     Quarto keeps the form of the format it renders; the student notebook
     takes the ipynb form (form())."""
     mine = [(n, q) for n, s, q in numbered(chapter, source) if s == section]
-    texts = {"html": _html(mine, section, namespace),
+    texts = {"html": _page(mine, section, namespace),
              "typst": _typst(mine, namespace),
              "ipynb": _notebook(mine, namespace)}
     return Prose("\n\n".join(_div(fmt, texts[fmt]) for fmt in FORMATS))
@@ -189,8 +228,9 @@ def key(chapter, namespace, source=SOURCE):
             entries.append(f"{n}: {shown_answer(q, namespace)[0]}")
         else:
             entries.append(f"{n}: ({LETTERS[_right(q)]})")
-    text = "\n".join([
-        '::: {.content-hidden when-profile="instructor"}',
+    text = "\n".join([  # the instructor edition answers in place, and
+        ':::: {.content-hidden when-profile="instructor"}',  # the course
+        '::: {.content-hidden when-profile="course"}',  # edition not at all
         "**Answers to the questions.** " + "; ".join(entries) + ".",
-        ":::"])
+        ":::", "::::"])
     return Prose(_div("typst", text))

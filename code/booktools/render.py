@@ -2,6 +2,10 @@
 
     python -m booktools.render html pdf slides   # what `make book` runs
     python -m booktools.render pdf --profile instructor
+    python -m booktools.render html pdf slides --profile course
+
+Quarto renders the executed notebooks (profile `executed`), with an
+edition's profile if given, into _book-<profile>/.
 
 Nothing here executes code: `make` has already run each chapter once into
 `chapters/*-executed.ipynb`. Quarto renders one format per call, so the
@@ -11,12 +15,15 @@ the PDF in the second lane. The copies matter twice: two renders in one
 folder would share Quarto's state (and a Typst render of a book clears the
 site's pages), and Quarto's project scan walks every folder of the
 project, where `.venv/` alone (40,000 files) costs it seconds per render.
+
+The handouts need a Chromium-family browser (browser.py); without one
+the build skips them with a note, and postrender.py then removes every
+link to them, as to any download this build did not make.
 """
 
 import argparse
 import contextlib
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -25,19 +32,21 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from booktools import ROOT
+from booktools import ROOT, browser, postrender
 
 SITE = ROOT / "_book"
 SLIDES = ROOT / "slides"
 DECK = "backprop"  # slides/backprop.qmd
-# What a render of the book reads: configuration, pages, chapters, and
-# the files the site links or loads.
-SOURCES = ["_quarto.yml", "_quarto-instructor.yml", "index.qmd",
-           "references.qmd", "references.bib", "favicon.png", "site",
-           "explorers", "chapters", "notebooks"]
-# Debian's Chromium, driven by Playwright (its own browsers are not used).
-CHROMIUM = (shutil.which("chromium") or shutil.which("chromium-browser")
-            or shutil.which("google-chrome"))
+HANDOUT = SLIDES / f"{DECK}-handout.pdf"  # on A4
+LETTER = SLIDES / f"{DECK}-handout-letter.pdf"  # the same on Letter
+# The deck with its speaker notes, for the instructor: not on the site.
+NOTES = ROOT / "_book-instructor" / f"{DECK}-slides-with-notes.pdf"
+NOTES_FONT = 26  # px on pages 1408 px wide: 11 pt or more on A4 paper
+# What a render of the book reads: configuration (and every profile's
+# _quarto-*.yml), pages, chapters, and the files the site links or loads.
+SOURCES = ["_quarto.yml", "index.qmd", "references.qmd", "references.bib",
+           "favicon.png", "site", "explorers", "chapters", "notebooks",
+           "code/booktools/postrender.py"]  # if _quarto.yml runs it
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
@@ -55,9 +64,14 @@ def timed(what, step, *args):
 
 
 def quarto(args, cwd):
-    """Run Quarto; return its output, or raise with it if it failed."""
+    """Run Quarto; return its output, or raise with it if it failed.
+    BOOKTOOLS_RENDER: a registered post-render script leaves the output
+    alone (render() repairs the finished site); BOOKTOOLS_ROOT: where the
+    PDF's imprint finds the version and the commit (a copy has neither)."""
+    env = {**os.environ, "BOOKTOOLS_RENDER": "1", "BOOKTOOLS_ROOT": f"{ROOT}"}
     result = subprocess.run(["quarto", "render", *args], cwd=cwd, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                            env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
     if result.returncode != 0:
         raise RenderError(f"quarto render {' '.join(args)} failed:\n"
                           f"{result.stdout}")
@@ -68,88 +82,159 @@ def quarto(args, cwd):
 def book_copy():
     """A temporary folder with a copy of the book's sources."""
     with tempfile.TemporaryDirectory(prefix="book-render-") as tmp:
-        for name in SOURCES:
+        profiles = [p.name for p in ROOT.glob("_quarto-*.yml")]
+        for name in SOURCES + profiles:
             source = ROOT / name
             if source.is_dir():
                 shutil.copytree(source, Path(tmp) / name, ignore=shutil
                                 .ignore_patterns("*_files", "*.qmd"))
             elif source.exists():
-                shutil.copy2(source, tmp)
+                (Path(tmp) / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, Path(tmp) / name)
         yield Path(tmp)
 
 
-# Pandoc gives every line of highlighted code an empty, hidden link to
-# itself, for line numbers that this book never shows: about 70 bytes a
-# line, a tenth of a chapter page. Nothing on the page uses them.
-LINE_ANCHOR = re.compile(
-    r'<a href="#cb\d+-\d+" aria-hidden="true" tabindex="-1"></a>')
+def profiles(profile=None):
+    """Quarto's --profile for a render of the executed book."""
+    return ["--profile", ",".join(["executed"] + ([profile] if profile
+                                                  else []))]
 
 
-def drop_line_anchors(site):
-    for page in Path(site).rglob("*.html"):
-        text = page.read_text(encoding="utf-8")
-        page.write_text(LINE_ANCHOR.sub("", text), encoding="utf-8")
+def site_dir(profile=None):
+    """_book/, or _book-<profile>/ for an edition."""
+    return SITE if profile is None else ROOT / f"_book-{profile}"
 
 
-def render_site(staging):
+def render_site(staging, profile=None):
     """The site, rendered in a copy, into staging/site."""
     with book_copy() as tmp:
-        log = quarto(["--to", "html"], tmp)
-        shutil.move(tmp / "_book", Path(staging) / "site")
-        drop_line_anchors(Path(staging) / "site")
+        log = quarto(["--to", "html", *profiles(profile)], tmp)
+        (out,) = tmp.glob("_book*")  # an edition may name its own folder
+        shutil.move(out, Path(staging) / "site")
         return log
 
 
 def render_pdf(staging, profile=None):
     """The PDF, rendered in a copy, into staging/."""
     with book_copy() as tmp:
-        args = ["--to", "typst"] + (["--profile", profile] if profile else [])
-        log = quarto(args, tmp)
-        (pdf,) = (tmp / "_book").glob("*.pdf")
+        log = quarto(["--to", "typst", *profiles(profile)], tmp)
+        (pdf,) = tmp.glob("_book*/*.pdf")
         shutil.copy2(pdf, staging)
         return log
 
 
-def print_handout(deck, pdf):
-    """The deck printed by Chromium, one page per slide (Reveal.js's own
-    print layout, `?print-pdf`)."""
-    if CHROMIUM is None:
-        raise RenderError("the slides handout needs Chromium: install "
-                          "Debian's chromium package (apt install chromium)")
-    from playwright.sync_api import sync_playwright
+NO_BROWSER = ("no Chromium-family browser found: the slides handouts were "
+              "skipped; install Chrome, Edge or Chromium, or run the venv's "
+              "`python -m playwright install chromium`, or set BOOK_BROWSER")
+# Reveal.js prints each slide's notes (`showNotes=true`) over the foot of
+# the slide. This moves them below it, on pages made tall enough for the
+# longest notes, in the deck's font at a size that reads on paper.
+NOTES_BELOW = """(font) => {
+  const pages = [...document.querySelectorAll('.pdf-page')];
+  const notes = [...document.querySelectorAll('.speaker-notes-pdf')];
+  const slide = pages[0].offsetHeight, width = pages[0].offsetWidth;
+  const css = document.head.appendChild(document.createElement('style'));
+  css.textContent = `:root { --notes-top: ${slide}px; --notes-w: ${width}px;
+    --notes-font: ${font}px; }`;  /* slides.css sets the notes in them */
+  const height = slide + Math.max(0, ...notes.map(n => n.offsetHeight));
+  pages.forEach(p => { p.style.height = `${height}px`; });
+  css.textContent += `@page { size: ${width}px ${height}px; margin: 0; }`;
+  return notes.length;
+}"""
+
+
+# The handouts: Reveal.js's pages, `per` a sheet, w x h px (slides.css).
+SHEETS = """([paper, w, h, per]) => {
+  const pages = [...document.querySelectorAll('.pdf-page')];
+  const slides = pages[0].parentNode, frame = 0.62 * (w - 120);
+  document.head.appendChild(document.createElement('style')).textContent = `
+    @page { size: ${paper}; margin: 0; } :root { --sheet-w: ${w}px;
+    --sheet-h: ${h - 1}px; --per: ${per}; --frame-w: ${frame}px;
+    --frame-scale: ${frame / pages[0].offsetWidth}; }`;
+  const lines = `<div class="handout-notes">${'<div></div>'.repeat(16)}</div>`;
+  pages.forEach((page, i) => {
+    if (i % per === 0) slides.appendChild(document.createElement('div'))
+      .className = 'handout';
+    const row = slides.lastChild.appendChild(document.createElement('div'));
+    row.innerHTML = `<div><div class="handout-frame"></div><p>slide ${i + 1}
+      of ${pages.length}</p>${lines}</div>${lines}`;
+    row.querySelector('.handout-frame').appendChild(page);
+  });
+}"""
+PAPER = {"A4": [793.7, 1122.5, 3], "letter": [816, 1056, 3]}  # px, slides
+
+
+def print_handouts(deck, executable):
+    """The deck printed (`?print-pdf`): handouts and the notes copy."""
+    from playwright.sync_api import Error, sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page()
-            page.goto(deck.as_uri() + "?print-pdf")
-            page.wait_for_function("window.Reveal && Reveal.isReady()")
-            page.pdf(path=str(pdf), prefer_css_page_size=True,
-                     print_background=True)
+            chromium = p.chromium.launch(executable_path=executable,
+                                         args=CHROMIUM_ARGS)
+        except Error as err:
+            raise RenderError(f"{executable} did not start ({err}): set "
+                              "BOOK_BROWSER to another browser") from err
+        try:
+            url = deck.as_uri() + "?print-pdf"
+            for pdf, paper in ((HANDOUT, "A4"), (LETTER, "letter")):
+                print_pdf(chromium, url, pdf, SHEETS, [paper, *PAPER[paper]])
+            shown = print_pdf(chromium, url + "&showNotes=true", NOTES,
+                              NOTES_BELOW, NOTES_FONT)
         finally:
-            browser.close()
+            chromium.close()
+    written = deck.read_text(encoding="utf-8").count('<aside class="notes">')
+    if shown != written:
+        raise RenderError(f"{NOTES.name} shows {shown} slides' notes of "
+                          f"the deck's {written}")
+
+
+def print_pdf(chromium, url, pdf, layout, arg):
+    """url printed to pdf on its CSS's paper, once Reveal.js has laid out
+    its print pages and layout(arg) has run; what layout returns."""
+    page = chromium.new_page()
+    page.goto(url)
+    page.wait_for_function("window.Reveal && Reveal.isReady() && "
+                           "!!document.querySelector('.pdf-page')")
+    result = page.evaluate(layout, arg)
+    pdf.parent.mkdir(parents=True, exist_ok=True)
+    page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
+    page.close()
+    return result
 
 
 def render_slides():
-    """The deck (one self-contained file) and its PDF handout."""
+    """The deck (one self-contained file) and its PDF handouts, or
+    the deck and a line that says why the handouts were skipped."""
     if not (SLIDES / "_variables.yml").exists():
         raise RenderError("slides/_variables.yml is missing: it is written "
                           "when the main chapter runs (make executed)")
     log = quarto([], SLIDES)
     deck = SLIDES / f"{DECK}.html"
-    print_handout(deck, SLIDES / f"{DECK}-handout.pdf")
+    deck.write_text(postrender.fix_deck(deck.read_text(encoding="utf-8")),
+                    encoding="utf-8")
+    for stale in (HANDOUT, LETTER, NOTES):  # no old one passes for new
+        stale.unlink(missing_ok=True)
+    warning = browser.explicit_problem()
+    log += f"{warning}\n" if warning else ""
+    executable = browser.find()
+    if executable is None:
+        return f"{log}{NO_BROWSER}\n"
+    print_handouts(deck, executable)
     return log
 
 
 def render(targets, profile=None):
     """Render the targets ("html", "pdf", "slides"): the site in one lane,
-    the PDF then the slides in the other. Each log is printed whole."""
+    the PDF then the slides in the other. Each log is printed whole.
+    Then the site is repaired (postrender.py), and loses its links to
+    what is not in it: build the site with the rest (make book), or
+    after it, for a site that links everything."""
     with tempfile.TemporaryDirectory(prefix="book-staging-") as staging:
         staging = Path(staging)
         with ThreadPoolExecutor(max_workers=2) as pool:
             lanes = ([pool.submit(timed, "render: the site", render_site,
-                                  staging)]
+                                  staging, profile)]
                      if "html" in targets else [])
             lanes.append(pool.submit(_second_lane, targets, staging, profile))
             failures = []
@@ -160,18 +245,25 @@ def render(targets, profile=None):
                     failures.append(str(err))
         if failures:
             raise RenderError("\n".join(failures))
+        site = site_dir(profile)
         if "html" in targets:  # the new site replaces the old one whole
-            shutil.rmtree(SITE, ignore_errors=True)
-            shutil.move(staging / "site", SITE)
+            shutil.rmtree(site, ignore_errors=True)
+            shutil.move(staging / "site", site)
         if "pdf" in targets:
-            outdir = SITE if profile is None else ROOT / f"_book-{profile}"
-            outdir.mkdir(exist_ok=True)
+            site.mkdir(exist_ok=True)
             for pdf in staging.glob("*.pdf"):
-                shutil.copy2(pdf, outdir)
+                shutil.copy2(pdf, site)
     if "slides" in targets:
-        (SITE / "slides").mkdir(parents=True, exist_ok=True)
-        for name in (f"{DECK}.html", f"{DECK}-handout.pdf"):
-            shutil.copy2(SLIDES / name, SITE / "slides" / name)
+        (site / "slides").mkdir(parents=True, exist_ok=True)
+        for made in (SLIDES / f"{DECK}.html", HANDOUT, LETTER):
+            if made.exists():
+                shutil.copy2(made, site / "slides" / made.name)
+            else:
+                (site / "slides" / made.name).unlink(missing_ok=True)
+    if profile == "course":  # its notebooks would carry the answers
+        shutil.rmtree(site / "notebooks", ignore_errors=True)
+    if (site / "index.html").exists():  # links only what this site has
+        postrender.fix_site(site)
 
 
 def _second_lane(targets, staging, profile):
@@ -179,7 +271,7 @@ def _second_lane(targets, staging, profile):
     if "pdf" in targets:
         logs.append(timed("render: the PDF", render_pdf, staging, profile))
     if "slides" in targets:
-        logs.append(timed("render: the slides and handout", render_slides))
+        logs.append(timed("render: the slides and handouts", render_slides))
     return "".join(logs)
 
 
@@ -189,18 +281,19 @@ def main(argv):
         description="Render the executed book into _book/.")
     parser.add_argument("targets", nargs="+",
                         choices=["html", "pdf", "slides"])
-    parser.add_argument("--profile", help="a Quarto profile for the PDF, "
-                        "such as instructor (into _book-<profile>/)")
+    parser.add_argument("--profile", help="an edition's Quarto profile, "
+                        "instructor or course (into _book-<profile>/)")
     args = parser.parse_args(argv)
     os.chdir(ROOT)
     try:
         render(args.targets, args.profile)
     except RenderError as err:
         html = "html" in args.targets
+        site = site_dir(args.profile)
         if html:  # nothing half-built may look complete
-            shutil.rmtree(SITE, ignore_errors=True)
+            shutil.rmtree(site, ignore_errors=True)
         sys.exit(f"{err}\nerror: the render failed (see above)"
-                 + ("; _book/ was removed" if html else ""))
+                 + (f"; {site.name}/ was removed" if html else ""))
 
 
 if __name__ == "__main__":

@@ -47,6 +47,40 @@ class ChapterError(RuntimeError):
     """A chapter failed to execute; the message names file and cell."""
 
 
+CELL_FRAME = re.compile(r"^Cell In\[(\d+)\], line (\d+)", re.MULTILINE)
+
+
+def where(origin):
+    """file:line, relative to the repository where it is inside it."""
+    path, line = origin
+    path = Path(path)
+    if path.is_relative_to(ROOT):
+        path = path.relative_to(ROOT)
+    return f"{path.as_posix()}:{line}"
+
+
+def cell_failure(err, cells):
+    """The message for a cell that raised: the file and line of the
+    failing statement, the error, and the cell's own traceback, with
+    its frames named by file:line instead of IPython's `Cell In[n]`.
+    cells: the executed code cells, in order (In[1] is cells[0])."""
+    text = ANSI.sub("", err.traceback)
+    start = text.find("Traceback (most recent call last)")
+    text = text[text.rfind("\n", 0, start) + 1:] if start >= 0 else text
+
+    def frame(match):
+        n, line = int(match.group(1)), int(match.group(2))
+        return where(cells[n - 1].origins[line - 1])
+
+    frames = list(CELL_FRAME.finditer(text))  # the innermost comes last
+    place = frame(frames[-1]) if frames else where(cells[-1].origins[0])
+    cell = cells[-1]
+    name = f"'{cell.label}'" if cell.label else "starting"
+    return (f"{place}: {err.ename}: {err.evalue}\n"
+            f"(in the cell {name} at {where(cell.origins[0])})\n\n"
+            + CELL_FRAME.sub(frame, text).strip())
+
+
 class ChapterRun:
     """A chapter executed in its own live kernel, as Quarto executes it.
 
@@ -90,8 +124,9 @@ class ChapterRun:
         self.client.wait_for_reply(self.client.kc.execute(
             code, silent=True, store_history=False))
 
-    def _expressions(self, exprs):
-        """Evaluate expressions as user_expressions: {expr: text/plain}."""
+    def _expressions(self, exprs, cell=None):
+        """Evaluate expressions as user_expressions: {expr: text/plain}.
+        cell: the prose they come from, to say where one failed."""
         keys = {str(i): e for i, e in enumerate(exprs)}
         reply = self.client.wait_for_reply(self.client.kc.execute(
             "", user_expressions=keys, store_history=False))
@@ -100,30 +135,35 @@ class ChapterRun:
         for key, expr in keys.items():
             result = results.get(key, {})
             if result.get("status") != "ok":
+                place = self.path.name
+                if cell is not None:  # the line of the expression
+                    at = cell.source.find(f"`{{python}} {expr}`")
+                    line = cell.line + cell.source.count("\n", 0, max(at, 0))
+                    place = where((self.path, line))
                 raise ChapterError(
-                    f"{self.path.name}: `{expr}` failed: "
+                    f"{place}: the inline expression `{expr}` failed: "
                     f"{result.get('ename')}: {result.get('evalue')}")
             out[expr] = result["data"]["text/plain"]
         return out
 
     def _run(self):
-        nb = self.client.nb
+        nb, ran = self.client.nb, []
         for cell in self.cells:
             if cell.kind == "markdown":  # inline values, as Quarto does
                 if cell.inline:
-                    shown = self._expressions([e for e, _ in cell.inline])
+                    shown = self._expressions([e for e, _ in cell.inline],
+                                              cell)
                     cell.inline = [(e, shown[e]) for e, _ in cell.inline]
                 continue
             if cell.options.get("eval", True) is False:
                 continue
             nb_cell = nbformat.v4.new_code_cell(cell.source)
             nb.cells.append(nb_cell)
+            ran.append(cell)
             try:
                 self.client.execute_cell(nb_cell, len(nb.cells) - 1)
             except CellExecutionError as err:
-                first = ANSI.sub("", str(err)).strip().splitlines()[-1]
-                raise ChapterError(
-                    f"{self.path.name}, {cell.where}: {first}") from err
+                raise ChapterError(cell_failure(err, ran)) from err
             cell.outputs = nb_cell.outputs
 
     def value(self, expr):

@@ -96,33 +96,3 @@ test("shares read as whole percentages", () => {
   assert.equal(percent(0.002), "under 1%");
   assert.equal(percent(1), "100%");
 });
-
-import { grade, parseNumber } from "../../explorers/quiz.js";
-
-test("a typed number is read in the forms the book prints", () => {
-  assert.equal(parseNumber("0.25"), 0.25);
-  assert.equal(parseNumber("−10"), -10);
-  assert.equal(parseNumber(" -10.0 "), -10);
-  assert.equal(parseNumber("9.54e-7"), 9.54e-7);
-  assert.equal(parseNumber("9.54 × 10⁻⁷"), 9.54e-7);
-  assert.equal(parseNumber("1,048,576"), 1048576);
-  assert.ok(Number.isNaN(parseNumber("ten")));
-  assert.ok(Number.isNaN(parseNumber("")));
-});
-
-test("grading explains right and wrong answers", () => {
-  const choice = { kind: "choice", choices: [
-    { text: "a", why: "because a" }, { text: "b", correct: true,
-      why: "because b" }] };
-  assert.deepEqual(grade(choice, 1), { correct: true,
-    message: "Right. because b" });
-  assert.deepEqual(grade(choice, 0), { correct: false,
-    message: "Not quite. because a" });
-  assert.equal(grade(choice, -1).correct, false);
-  const number = { kind: "number", answer: 0.1689, tolerance: 0.00005,
-    shown: "0.1689", why: "why", hint: "hint" };
-  assert.equal(grade(number, "0.1689").correct, true);
-  assert.equal(grade(number, "0.169").correct, false);
-  assert.equal(grade(number, "0.1689").message, "Right: 0.1689. why");
-  assert.equal(grade(number, "x").message, "Enter a number, such as 0.25.");
-});

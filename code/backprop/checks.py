@@ -1,0 +1,299 @@
+"""Checks that answer back: one function per exercise, for a student
+working alone. Each returns a Verdict, which prints as one message: what
+is right already, and what is not yet, without the solution.
+
+Pure Python, no torch: the engine's checks (chapter 2's `Value`) compare
+with central finite differences, the pencil checks with numbers worked
+out here. The checks whose reference is torch are in checks_torch.py.
+"""
+
+import functools
+import math
+import random
+
+
+class NotYet(Exception):
+    """Stops a check early: the answer is missing, or cannot be used."""
+
+
+class Verdict:
+    """The outcome of a check: ok, and (passed, sentence) lines."""
+
+    def __init__(self, ok, lines, reason=""):
+        self.ok, self.lines, self.reason = ok, lines, reason
+
+    def __str__(self):
+        if not self.lines:
+            return f"not yet: {self.reason}"
+        passed = sum(ok for ok, _ in self.lines)
+        head = ("right: every check passes" if self.ok else
+                f"not yet: {passed} of {len(self.lines)} checks pass")
+        return "\n".join([head] + [f"  {'✓' if ok else '✗'} {text}"
+                                   for ok, text in self.lines])
+
+    __repr__ = __str__  # a check cell shows this message, and only this
+
+
+def check(body):
+    """Turn a generator of (passed, sentence) lines into a check that
+    returns a Verdict. A NotYet raised on the way ends the list."""
+    @functools.wraps(body)
+    def run(*args, **kwargs):
+        lines = []
+        try:
+            lines.extend(body(*args, **kwargs))
+        except NotYet as stop:
+            lines.append((False, str(stop)))
+        except Exception as error:  # an answer of an unexpected shape
+            lines.append((False, "your answer could not be checked: "
+                          f"{type(error).__name__}: {error}"))
+        if len(lines) == 1 and not lines[0][0]:
+            return Verdict(False, [], lines[0][1])
+        return Verdict(all(ok for ok, _ in lines), lines)
+    return run
+
+
+def attempt(what, f, *args):
+    """f(*args), or NotYet with a sentence instead of a traceback."""
+    try:
+        return f(*args)
+    except Exception as error:
+        raise NotYet(f"{what} raised {type(error).__name__}: {error}"
+                     ) from None
+
+
+def call(what, f, *args):
+    """attempt(), and NotYet while f returns nothing yet."""
+    result = attempt(what, f, *args)
+    if result is None:
+        raise NotYet(f"{what} returns None: write it first")
+    return result
+
+
+def given(what, value):
+    """A number the student wrote, or NotYet while it is missing."""
+    if value is None:
+        raise NotYet(f"{what} is None: put your number in its place")
+    try:
+        return float(value)  # a tensor of one number is one too
+    except (TypeError, ValueError):
+        raise NotYet(f"{what} is a {type(value).__name__}, not a number"
+                     ) from None
+
+
+def central_difference(f, x, h=1e-6):
+    """(f(x + h) - f(x - h)) / 2h: the slope of f at x, to O(h^2)."""
+    return (f(x + h) - f(x - h)) / (2 * h)
+
+
+def close(got, want, rel=1e-6, tol=1e-9):
+    return abs(got - want) <= tol + rel * abs(want)
+
+
+def number(x):
+    return f"{x:.6g}"
+
+
+def _sigmoid(z):
+    return 1 / (1 + math.exp(-z))
+
+
+# ---- chapter 2: the engine --------------------------------------------------
+
+def _unary(form, op, Value, reference, points):
+    """(passed, sentence) lines for one new operation on Values: its
+    value, its gradient with an upstream gradient of 2, and whether two
+    uses of it add up. form: how it is called, "power({}, 3");
+    reference: the same function on floats."""
+    outs = []
+    for x in points:
+        out = call(form.format(f"Value({x})"), op, Value(x))
+        if not isinstance(out, Value):
+            raise NotYet(f"{form.format(f'Value({x})')} returns a "
+                         f"{type(out).__name__}, not a Value")
+        outs.append(out)
+    name = form.format("v")
+    at = ", ".join(map(str, points))
+    wrong = [(x, o.data) for x, o in zip(points, outs)
+             if not close(o.data, reference(x))]
+    yield (not wrong, f"{name} has the right value at v = {at}" if not
+           wrong else f"{form.format(f'Value({wrong[0][0]})')}.data is "
+           f"{number(wrong[0][1])}; it should be "
+           f"{number(reference(wrong[0][0]))}")
+    problems = []
+    for x in points:
+        v, once = Value(x), Value(x)
+        attempt(f"backward() through {name}", (op(v) * 2.0).backward)
+        attempt(f"backward() through {name}", op(once).backward)
+        got, want = v.grad / 2, central_difference(reference, x)
+        if not close(got, want, 1e-5, 1e-7):
+            hint = (" (v.grad stays 0: does the new Value list v among its"
+                    " parents, and set its push_grad?)" if got == 0 else
+                    " (the same as with an upstream gradient of 1: does "
+                    "push_grad multiply by out.grad?)" if close(
+                        v.grad, once.grad, 1e-9) else "")
+            problems.append(f"the gradient of {name} at v = {x} is "
+                            f"{number(want)} (finite differences); "
+                            f"your engine gives {number(got)}{hint}")
+    yield (not problems, problems[0] if problems else
+           f"the gradient of {name} matches finite differences, "
+           "with an upstream gradient of 2")
+    once, twice = Value(points[0]), Value(points[0])
+    attempt(f"backward() through {name}", op(once).backward)
+    attempt(f"backward() through {name} + {name}",
+            (op(twice) + op(twice)).backward)
+    adds = close(twice.grad, 2 * once.grad, 1e-9, 1e-12)
+    yield (adds, f"{name} + {name} adds both gradients into v.grad" if adds
+           else f"{name} + {name} at v = {points[0]}: v.grad is "
+           f"{number(twice.grad)}, not twice {number(once.grad)}: does "
+           "push_grad add to v.grad (+=), rather than set it?")
+
+
+@check
+def check_tanh(tanh, Value):
+    """Exercise tanh: tanh(v) on Values, with its own push_grad."""
+    yield from _unary("tanh({})", tanh, Value, math.tanh, (0.5, -1.3, 2.0))
+
+
+@check
+def check_value_ops(exp, log, power, Value):
+    """Exercise value-ops: exp(v), log(v) and power(v, k) on Values."""
+    ops = [("exp({})", exp, math.exp, (0.5, -1.0, 2.0)),
+           ("log({})", log, math.log, (0.5, 1.3, 4.0)),
+           ("power({}, 3)", lambda v: power(v, 3), lambda x: x**3,
+            (0.5, -1.5, 2.0)),
+           ("power({}, 0.5)", lambda v: power(v, 0.5), math.sqrt,
+            (0.5, 2.0))]
+    for form, op, reference, points in ops:
+        name = form.format("v")
+        try:
+            lines = list(_unary(form, op, Value, reference, points))
+        except NotYet as stop:
+            lines = [(False, str(stop))]
+        failed = [line for line in lines if not line[0]]
+        yield failed[0] if failed else (
+            True, f"{name}: values, gradients and their sum are right")
+
+
+XOR = [((0.0, 0.0), 0.0), ((0.0, 1.0), 1.0), ((1.0, 0.0), 1.0),
+       ((1.0, 1.0), 0.0)]
+
+
+def xor_descent(seed, steps=400, lr=2.0):
+    """The XOR exercise's losses, and the update after which all four
+    outputs are first right: a 2-4-1 network, its backward pass written
+    out by hand, drawn from random.Random(seed) neuron by neuron."""
+    rng = random.Random(seed)
+    hidden = [[rng.uniform(-1, 1), rng.uniform(-1, 1), 0.0] for _ in "abcd"]
+    out = [rng.uniform(-1, 1) for _ in "abcd"] + [0.0]
+    losses, solved_at = [], None
+    for update in range(steps):
+        grad_h, grad_o = [[0.0] * 3 for _ in "abcd"], [0.0] * 5
+        loss, right = 0.0, True
+        for (x1, x2), t in XOR:
+            h = [_sigmoid(w1 * x1 + w2 * x2 + b) for w1, w2, b in hidden]
+            o = _sigmoid(sum(w * a for w, a in zip(out, h)) + out[4])
+            loss, right = loss + (o - t) ** 2, right and (o > 0.5) == (t == 1)
+            blame = 2 * (o - t) * o * (1 - o)
+            for j, (a, g) in enumerate(zip(h, grad_h)):
+                grad_o[j] += blame * a
+                back = blame * out[j] * a * (1 - a)
+                g[:] = [g[0] + back * x1, g[1] + back * x2, g[2] + back]
+            grad_o[4] += blame
+        if right and solved_at is None:
+            solved_at = update
+        losses.append(loss)
+        for ws, gs in zip(hidden + [out], grad_h + [grad_o]):
+            ws[:] = [w - lr * g for w, g in zip(ws, gs)]
+    return losses, solved_at
+
+
+@check
+def check_micro_mlp(train_xor, seed=6050):
+    """Exercise micro-mlp: train_xor(seed) -> (solved_at, losses, final
+    predictions, number of parameters), after 400 updates; weights drawn
+    from random.Random(seed) neuron by neuron, hidden neurons first."""
+    result = call(f"train_xor({seed})", train_xor, seed)
+    if not (isinstance(result, tuple) and len(result) == 4):
+        raise NotYet("train_xor should return (solved_at, losses, final "
+                     "predictions, number of parameters)")
+    solved_at, losses, final, n_params = result
+    yield (n_params == 17, "the network has the right number of parameters"
+           if n_params == 17 else f"the network has {n_params} parameters:"
+           " not 4 neurons of 2 inputs and 1 of 4, each with a bias")
+    if len(losses) != 400:
+        raise NotYet(f"losses has {len(losses)} entries for 400 updates")
+    want, want_solved = xor_descent(seed)
+    if not close(losses[0], want[0], 1e-9):
+        raise NotYet(f"the first loss, {number(losses[0])}, is not that of "
+                     "weights drawn from random.Random(seed) neuron by "
+                     "neuron, the hidden ones first, with biases 0")
+    off = next((i for i, (a, b) in enumerate(zip(losses, want))
+                if not close(a, b, 1e-6)), None)
+    yield (off is None, "every update follows full-batch gradient descent"
+           if off is None else f"update {off} leaves gradient descent (loss "
+           f"{number(losses[off])}): are the gradients set to zero before "
+           "each backward pass, and every step taken against them?")
+    right = [(p > 0.5) == (t == 1.0) for p, (_, t) in zip(final, XOR)]
+    yield (all(right), "all four outputs end on the right side of 0.5" if
+           all(right) else f"the final outputs {[round(p, 3) for p in final]}"
+           " are not all on the right side of 0.5")
+    yield (solved_at == want_solved, f"solved after {solved_at} updates"
+           if solved_at == want_solved else f"solved_at is {solved_at!r}: "
+           "count the updates made before all four outputs are right")
+
+
+# ---- pencil exercises and numbers ------------------------------------------
+
+@check
+def check_by_hand(dL_dw, dL_db):
+    """Exercise by-hand: w = -1.5, x = 0.5, b = 0.25, y = 1."""
+    dw, db = given("dL/dw", dL_dw), given("dL/db", dL_db)
+
+    def loss(w, b):
+        return 0.5 * (_sigmoid(w * 0.5 + b) - 1.0) ** 2
+
+    want_w = central_difference(lambda w: loss(w, 0.25), -1.5)
+    want_b = central_difference(lambda b: loss(-1.5, b), 0.25)
+    if close(db, want_b, 0.01):
+        yield True, f"dL/db = {db} is right"
+    else:
+        hint = (": it has the wrong sign" if close(-db, want_b, 0.01) else
+                ": that is the blame at a, before the sigmoid's gate"
+                if close(db, _sigmoid(-0.5) - 1.0, 0.01) else
+                ": walk back through the graph one node at a time")
+        yield False, f"dL/db = {db} is not right yet{hint}"
+    if close(dw, want_w, 0.01):
+        yield True, f"dL/dw = {dw} is right"
+    elif close(dw, db * 0.5, 0.01):
+        yield True, "your dL/dw is your dL/db times x, as it should be"
+    else:
+        hint = (": it equals the blame at z; the product w x hands it on "
+                "scaled by the other factor" if close(dw, want_b, 0.01)
+                else ": it has the wrong sign" if close(-dw, want_w, 0.01)
+                else "")
+        yield False, f"dL/dw = {dw} is not right yet{hint}"
+
+
+@check
+def check_softmax(blame):
+    """Exercise softmax: blame(a, y) = dL/dz of the binary cross-entropy
+    L = -y log a - (1 - y) log(1 - a), with a = sigmoid(z)."""
+    for y in (1.0, 0.0):
+        wrong = None
+        for a in (0.99, 0.3, 0.7, 0.05):
+            got = given(f"blame({a}, {y})", call(f"blame({a}, {y})",
+                                                 blame, a, y))
+            z = math.log(a / (1 - a))
+            want = central_difference(lambda z, y=y: -y * math.log(
+                _sigmoid(z)) - (1 - y) * math.log(1 - _sigmoid(z)), z)
+            if not close(got, want, 1e-4, 1e-6) and wrong is None:
+                hint = ("that is the half squared error's (a - y) sigma'(z)"
+                        if close(got, (a - y) * a * (1 - a), 1e-4, 1e-6)
+                        else "that is dL/da: go on through the sigmoid to z"
+                        if close(got, (a - y) / (a * (1 - a)), 1e-4) else
+                        "it has the wrong sign" if close(-got, want, 1e-4)
+                        else "the slope of the loss in z differs")
+                wrong = f"at a = {a}, y = {y:g} your blame is {number(got)}: "
+                wrong += hint
+        yield (wrong is None, wrong or f"right for the target y = {y:g}")

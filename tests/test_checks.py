@@ -1,0 +1,299 @@
+"""The exercises' checks (backprop/checks.py, checks_torch.py) pass the
+worked solutions, say "not yet" to the starters and name what is wrong
+in plausible wrong answers; the student notebooks carry them."""
+
+import ast
+import builtins
+import json
+import math
+import shutil
+import subprocess
+
+import nbformat
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from backprop import checks, checks_torch
+from backprop.blame import backward, forward
+from backprop.checks import central_difference
+from backprop.engine import Value
+from backprop.tasks import example_network, xor_problem
+from backprop.train import train
+from booktools import ROOT
+from booktools.notebooks import to_notebook
+from booktools.qmd import book_numbers, read_qmd
+from booktools.run import to_quarto_notebook
+
+# every exercise with a check, by chapter; the worked solution's answer,
+# as the chapter's kernel holds it after the solution has run
+SOLVED = {
+    "backprop": {
+        "by-hand": "check_by_hand(d_z_ex * 0.5, d_z_ex)",
+        "softmax": "check_softmax(lambda a, y: a - y)",  # the derivation
+        "gradcheck": "check_gradcheck(central_differences, mse, params64)",
+        "bug": "check_bug(backward)",  # the fix: backward of @sec-blame
+        "train": "check_train(final_loss)"},
+    "autograd": {
+        "tanh": "check_tanh(tanh, Value)",
+        "value-ops": "check_value_ops(exp, log, power, Value)",
+        "micro-mlp": "check_micro_mlp(train_xor)",
+        "checkpoint": "check_checkpoint({s: k for s, k, _ in trade}, "
+                      "best_segments[0])",
+        "zero-grad": "check_zero_grad(train_linear)"},
+    "deep": {
+        "float32": "check_float32(g_needed)",
+        "leaky": "check_leaky(lambda a: (1 + a**2) / 2, "
+                 "lambda a, n: 2 / ((1 + a**2) * n))",
+        "xavier": "check_xavier(xavier_std, he_std, 4 * xavier_std)"},
+}
+EACH = pytest.mark.parametrize("chapter, exercise", [
+    (c, e) for c, names in SOLVED.items() for e in names], ids=str)
+
+
+@EACH
+def test_the_worked_solution_passes(run_chapter, chapter, exercise):
+    verdict = run_chapter(chapter).value(f"str({SOLVED[chapter][exercise]})")
+    assert verdict.startswith("right: every check passes"), verdict
+
+
+@EACH
+def test_the_starter_hears_not_yet(run_chapter, chapter, exercise):
+    cells = {c.label: c for c in run_chapter(chapter).cells}
+    assert f"starter-{exercise}" in cells
+    text = "".join(o.get("data", {}).get("text/plain", "") for o in cells[
+        f"check-{exercise}"].outputs)  # the verdict, the cell's value
+    assert text.startswith("not yet: ") and "Traceback" not in text, text
+
+
+def solution(chapter, label, end, *edits):
+    """The names that a chapter's cell defines, its code cut at `end`
+    and changed by (old, new) edits: a worked solution made wrong."""
+    code = next(c.source for c in read_qmd(
+        ROOT / "chapters" / f"{chapter}.qmd")[1] if c.label == label)
+    code = code.split(end)[0]
+    for old, new in edits:
+        assert old in code
+        code = code.replace(old, new)
+    namespace = {"Value": Value}
+    exec(f"import math\n{code}", namespace)
+    return namespace
+
+
+def test_tanh_with_a_wrong_local_derivative():
+    wrong = solution("autograd", "tanh-solution", "w, b =",
+                     ("(1 - t * t)", "(1 - t)"))["tanh"]
+    assert str(checks.check_tanh(wrong, Value)) == (
+        "not yet: 2 of 3 checks pass\n"
+        "  ✓ tanh(v) has the right value at v = 0.5, -1.3, 2.0\n"
+        "  ✗ the gradient of tanh(v) at v = 0.5 is 0.786448 (finite "
+        "differences); your engine gives 0.537883\n"
+        "  ✓ tanh(v) + tanh(v) adds both gradients into v.grad")
+    wrong = solution("autograd", "tanh-solution", "w, b =",
+                     ("v.grad +=", "v.grad ="))["tanh"]
+    assert str(checks.check_tanh(wrong, Value)).splitlines()[-1] == (
+        "  ✗ tanh(v) + tanh(v) at v = 0.5: v.grad is 0.786448, not twice "
+        "0.786448: does push_grad add to v.grad (+=), rather than set it?")
+
+
+def test_value_ops_with_a_wrong_power_rule():
+    ops = solution("autograd", "value-ops-solution", "ops = ",
+                   ("k * v.data ** (k - 1)", "k * v.data ** k"))
+    verdict = checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
+                                     Value)
+    assert str(verdict).splitlines()[:4] == [
+        "not yet: 2 of 4 checks pass",
+        "  ✓ exp(v): values, gradients and their sum are right",
+        "  ✓ log(v): values, gradients and their sum are right",
+        "  ✗ the gradient of power(v, 3) at v = 0.5 is 0.75 (finite "
+        "differences); your engine gives 0.375"]
+
+
+def test_micro_mlp_that_never_resets_its_gradients():
+    wrong = solution("autograd", "micro-mlp-solution", "solved_at, xor_",
+                     ("p.grad = 0.0", "pass"))["train_xor"]
+    assert str(checks.check_micro_mlp(wrong)).splitlines()[:3] == [
+        "not yet: 2 of 4 checks pass",
+        "  ✓ the network has the right number of parameters",
+        "  ✗ update 2 leaves gradient descent (loss 1.00042): are the "
+        "gradients set to zero before each backward pass, and every step "
+        "taken against them?"]
+
+
+def test_pencil_answers_that_miss_a_step():
+    assert str(checks.check_by_hand(-0.3112, -0.6225)) == (
+        "not yet: 1 of 2 checks pass\n"
+        "  ✗ dL/db = -0.6225 is not right yet: that is the blame at a, "
+        "before the sigmoid's gate\n"
+        "  ✓ your dL/dw is your dL/db times x, as it should be")
+    assert str(checks.check_softmax(lambda a, y: (a - y) * a * (1 - a))
+               ).splitlines()[1] == (
+        "  ✗ at a = 0.99, y = 1 your blame is -9.9e-05: that is the half "
+        "squared error's (a - y) sigma'(z)")
+    assert str(checks_torch.check_float32(2.0**-26 / 0.1)).splitlines(
+    )[2] == ("  ✗ |g| = 1.46031e-07, below yours, already moves it: the "
+             "step is rounded to the nearest float32 number")
+    assert str(checks_torch.check_leaky(lambda a: (1 + a) / 2, lambda a, n:
+               2 / ((1 + a) * n))).splitlines()[1] == (
+        "  ✗ fraction(0.2) is 0.6: not the share of f(z')^2 in a standard "
+        "normal z'")
+    assert str(checks_torch.check_xavier(1 / 64, 2**0.5 / 8, 0.5)
+               ).splitlines()[1] == (
+        "  ✗ Xavier's std, 0.015625, is a variance: the question asks for a"
+        " standard deviation")
+
+
+def test_the_buggy_backward_is_caught_at_equal_widths_too():
+    buggy = solution("backprop", "buggy-backward", "\n\n\n")
+    lines = str(checks_torch.check_bug(buggy["buggy_backward"]))
+    assert lines.splitlines()[:2] == [
+        "not yet: 0 of 2 checks pass",
+        "  ✗ 3-4-4-1: the gradients of layers 1 and 2 differ from "
+        "torch.autograd's; layer 3 agrees"]
+    assert "3-5-4-1 network raised RuntimeError" in lines
+
+
+def test_central_differences_that_are_one_sided():
+    weights, _, x = example_network([3, 2, 1], seed=1)
+    params = [w.double() for w in weights]
+
+    def loss(ps):
+        return (torch.sigmoid(x.double() @ ps[0].T) @ ps[1].T).sum().item()
+
+    def one_sided(h):  # (L(theta + h) - L(theta)) / h
+        base, flat = loss(params), []
+        for entry in (p.view(-1) for p in params):
+            for i in range(len(entry)):
+                entry[i] += h
+                flat.append((loss(params) - base) / h)
+                entry[i] -= h
+        return flat
+
+    assert str(checks_torch.check_gradcheck(one_sided, loss, params)
+               ).splitlines()[1].endswith(
+        "(relative); it matches (L(theta + h) - L(theta)) / h, a "
+        "one-sided difference")
+
+
+def test_runs_that_reuse_trained_weights():
+    X, y, weights, biases = xor_problem(seed=6050)  # shared by every run
+
+    def final_loss(lr, d_hidden=8):
+        return train(forward, backward, weights, biases, X, y, lr=lr,
+                     steps=2000)[-1]
+
+    lines = str(checks_torch.check_train(final_loss)).splitlines()
+    assert lines[1] == (
+        "  ✓ lr 0.05: your final loss 0.435379 agrees with a torch.autograd"
+        " run")
+    assert lines[2].startswith(
+        "  ✗ lr 1.0: your final loss ") and lines[2].endswith(
+        " is not where 2000 steps from xor_problem(d_hidden=8, seed=6050) "
+        "end: does every run start from fresh weights (train() changes "
+        "them in place)?")
+
+
+def test_measurements_that_do_not_add_up():
+    kept = {s: (s + 64 // s) * 128 * 64 * 4 + 128 * 4 for s in
+            [1, 2, 4, 8, 16, 32, 64]}
+    assert checks_torch.check_checkpoint(kept, 8).ok
+    assert str(checks_torch.check_checkpoint(kept, 4)).splitlines()[2] == (
+        "  ✗ best = 4: your own table keeps less with another number of "
+        "segments")
+    same = checks_torch.check_zero_grad(lambda zero: [1 / (k + 1) for k in
+                                                      range(20)])
+    assert str(same).splitlines()[2] == (
+        "  ✗ the two curves are the same: does train_linear(False) skip "
+        "optimizer.zero_grad()?")
+
+
+finite = st.floats(-100, 100, allow_nan=False)
+
+
+@given(finite, finite, finite, finite)
+def test_central_differences_are_exact_for_quadratics(a, b, c, x):
+    h = 1e-3  # the O(h^2) error is a third derivative's: zero here
+    size = abs(a) * (abs(x) + h) ** 2 + abs(b) * (abs(x) + h) + abs(c)
+    got = central_difference(lambda t: a * t * t + b * t + c, x, h)
+    assert got == pytest.approx(2 * a * x + b, abs=1e-12 * size / h + 1e-12)
+
+
+@given(finite, st.floats(1e-6, 1e-2))
+def test_central_differences_are_odd_and_zero_on_even_functions(x, h):
+    assert central_difference(lambda t: -math.sin(t) - t**3, x, h) == (
+        -central_difference(lambda t: math.sin(t) + t**3, x, h))
+    assert central_difference(math.cos, 0.0, h) == 0.0
+
+
+@settings(max_examples=50)
+@given(st.floats(-3, 3), st.sampled_from([1e-2, 1e-3, 1e-4]))
+def test_central_differences_err_by_h_squared(x, h):
+    # |error| <= h^2/6 max|f'''| + rounding: for sin, h^2/6 + eps/h
+    err = abs(central_difference(math.sin, x, h) - math.cos(x))
+    assert err <= h * h / 6 + 1e-15 / h
+
+
+def test_student_notebooks_carry_a_starter_and_a_check_per_exercise(
+        run_chapter):
+    numbers = book_numbers()
+    for chapter, solved in SOLVED.items():
+        nb = to_notebook(nbformat.reads(nbformat.writes(to_quarto_notebook(
+            run_chapter(chapter))), as_version=4), numbers)
+        text = json.dumps(nb)
+        for gone in ("tanh_losses", "ops_gaps", "bug_gaps", "check_errors",
+                     "with_zero", "leaky_curves", "xavier_span"):
+            assert gone not in text, (chapter, gone)  # no solution code
+        kinds, bound = [], set(dir(builtins))
+        for cell in nb.cells:
+            kinds.append((cell.metadata.get("tags", [""])[0], cell.source))
+            if cell.cell_type == "code":  # starters read no later name
+                tree = ast.parse(cell.source)
+                bound |= names_bound(tree)
+                assert kinds[-1][0] == "" or {n.id for n in ast.walk(tree)
+                    if isinstance(n, ast.Name)} <= bound, cell.source
+        for exercise in solved:
+            title = f"\n### Exercise {numbers['exr-' + exercise]} "
+            head = next(i for i, (_, source) in enumerate(kinds)
+                        if title in f"\n{source}")
+            after = kinds[head + 1:]
+            at = [kind for kind, _ in after].index("starter")
+            assert after[at + 1][0] == "check", (chapter, exercise)
+            assert "### Exercise" not in "".join(s for _, s in after[:at])
+            call = SOLVED[chapter][exercise].split("(")[0]
+            assert f"{call}(" in after[at + 1][1]
+
+
+def names_bound(tree):
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.arg)):
+            names.add(getattr(node, "name", None) or node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
+@pytest.mark.skipif(shutil.which("quarto") is None,
+                    reason="Quarto is not on PATH: the print filter cannot "
+                    "be rendered")
+def test_print_leaves_the_starter_and_check_cells_out(tmp_path):
+    # the filter under pandoc, with quarto.doc.is_format stood in for
+    (tmp_path / "filter.lua").write_text(
+        "quarto = {doc = {is_format = function(f) return FORMAT == f end}}\n"
+        + (ROOT / "site" / "print-drop-folded.lua").read_text())
+    (tmp_path / "doc.md").write_text(
+        "::: {#exr-one}\n## Code, easy\n\nDo it.\n\n"
+        "::: {#check-data .cell}\n```python\nKEPT = 1\n```\n:::\n\n"
+        "::: {#starter-one .cell}\n```python\nSTARTER = 1\n```\n:::\n\n"
+        "::: {.cell}\n```python\ncheck()\n```\n\n"  # Quarto moves the
+        "::: {#check-one .cell-output}\nNOTYET\n:::\n:::\n:::\n")  # label
+    for to, present in (("typst", False), ("html", True)):
+        result = subprocess.run(["quarto", "pandoc", "doc.md", "--to", to,
+                                 "--lua-filter", "filter.lua"], check=True,
+                                cwd=tmp_path, capture_output=True, text=True)
+        for word in ("STARTER", "NOTYET"):
+            assert (word in result.stdout) == present, (to, word)
+        assert "KEPT" in result.stdout and "Do it" in result.stdout
