@@ -244,3 +244,12 @@ def test_a_note_about_a_missing_download_goes_whole():
     fixed = fix_page(page, ".", {"slides/backprop.html"})
     assert "download" not in fixed and "slides" not in fixed
     assert "Before." in fixed and "After." in fixed
+
+
+def test_formulas_lose_their_tex_annotation_and_keep_their_mathml():
+    from booktools.postrender import fix_page
+
+    page = ('<math><semantics><mrow><mi>x</mi></mrow><annotation '
+            'encoding="application/x-tex">x</annotation></semantics></math>')
+    fixed = fix_page(page, ".", set())
+    assert "annotation" not in fixed and "<mi>x</mi>" in fixed

@@ -60,6 +60,10 @@ SHEET_LEFT = re.compile(rf"#({SHEETS})\b|\.id\s*===?\s*[\"']({SHEETS})"
 PAGINATION = re.compile(r'<a\b[^>]*\bclass="pagination-link"[^>]*>'
                         r"(?:(?!</a>).)*</a>", re.S)
 CHARSET = re.compile(r'\s*<meta charset="utf-8">', re.I)
+# Pandoc's MathML carries each formula's TeX source as an annotation,
+# which the page never shows: a twelfth of a chapter page's weight.
+TEX = re.compile(r'<annotation encoding="application/x-tex">.*?'
+                 r"</annotation>", re.S)
 # A callout's title is one big toggle: a cross-reference link inside it
 # ("Solution to Exercise 1.1", site/solution.lua) would be a control
 # inside a control, and takes the link colour on the title's tint. The
@@ -91,6 +95,7 @@ def fix_page(text, where, present):
     """One page of the book, in the folder `where` of the site (a posix
     path, "." at the root), with the downloads that exist."""
     text = LINE_ANCHOR.sub("", text)
+    text = TEX.sub("", text)
     text = drop_missing_links(text, where, present)
     text = unique_sheet_ids(text)
     text = TITLE.sub(lambda m: m.group(1) + XREF.sub(r"\1", m.group(2))
