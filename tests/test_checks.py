@@ -123,10 +123,11 @@ def test_micro_mlp_that_never_resets_its_gradients():
 
 def test_pencil_answers_that_miss_a_step():
     assert str(checks.check_by_hand(-0.3112, -0.6225)) == (
-        "not yet: 1 of 2 checks pass\n"
+        "not yet: 0 of 2 checks pass\n"
         "  ✗ dL/db = -0.6225 is not right yet: that is the blame at a, "
         "before the sigmoid's gate\n"
-        "  ✓ your dL/dw is your dL/db times x, as it should be")
+        "  ✗ dL/dw = -0.3112 is not right yet, but it follows from your "
+        "dL/db as it should: fix dL/db first")
     assert str(checks.check_softmax(lambda a, y: (a - y) * a * (1 - a))
                ).splitlines()[1] == (
         "  ✗ at a = 0.99, y = 1 your blame is -9.9e-05: that is the half "

@@ -7,23 +7,16 @@ stale); without Quarto these tests are skipped.
 
 import math
 import re
-import shutil
 import subprocess
 
 import pytest
+from test_print import tool as poppler
 from test_site_fixes import BOOK, DECK
 from test_site_fixes import book as built_book  # noqa: F401 (a fixture)
 
 # name: the paper's size in points, as pdfinfo rounds it
 PAPER = {"backprop-handout.pdf": (595, 842),
          "backprop-handout-letter.pdf": (612, 792)}
-
-
-def poppler(tool):
-    found = shutil.which(tool)
-    if found is None:
-        pytest.skip(f"{tool} (Debian poppler-utils) is not installed")
-    return found
 
 
 def page_sizes(pdf):

@@ -265,8 +265,9 @@ def check_by_hand(dL_dw, dL_db):
         yield False, f"dL/db = {db} is not right yet{hint}"
     if close(dw, want_w, 0.01):
         yield True, f"dL/dw = {dw} is right"
-    elif close(dw, db * 0.5, 0.01):
-        yield True, "your dL/dw is your dL/db times x, as it should be"
+    elif close(dw, db * 0.5, 0.01):  # wrong, but only through dL/db
+        yield False, (f"dL/dw = {dw} is not right yet, but it follows "
+                      "from your dL/db as it should: fix dL/db first")
     else:
         hint = (": it equals the blame at z; the product w x hands it on "
                 "scaled by the other factor" if close(dw, want_b, 0.01)
