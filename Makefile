@@ -54,7 +54,7 @@ BOOKTOOLS := code/booktools
 RUNS := $(wildcard code/backprop/*.py) chapters/questions.yml \
   slides/numbers.yml requirements.txt \
   $(addprefix $(BOOKTOOLS)/,__init__.py qmd.py run.py slides.py quiz.py \
-  explorers.py)
+  explorers.py live.py)
 
 chapters/%-executed.ipynb: chapters/%.qmd $(RUNS) | $(VENV)/.installed
 	$(PY) -m booktools execute $<

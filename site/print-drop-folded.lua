@@ -11,9 +11,14 @@ function CodeBlock(block)
 end
 
 -- An exercise's cells starter-x and check-x (side by side in the div of
--- exercise exr-x) are for running: the site shows them for the reader to
--- copy, and the student notebook runs them. Print leaves both cells out,
--- code and output (a "not yet"); a check-y with no starter-y is kept.
+-- exercise exr-x) are run in the notebooks and, where they need no
+-- torch, in the site's pages. Print shows them as ordinary code: the
+-- starter's skeleton, which says what the answer looks like, and the
+-- check, with the verdict that a right answer gets in place of the
+-- starter's "not yet". A check-y with no starter-y is kept whole. RIGHT
+-- is how backprop.checks words that verdict (tests/test_checks.py keeps
+-- the two the same).
+local RIGHT = "right: every check passes"
 
 -- A cell's label: the cell div's id, or, where the cell shows a value,
 -- the id that Quarto moves onto that output's div.
@@ -31,6 +36,23 @@ local function label(block)
   end
 end
 
+-- A cell's code, without its output.
+local function code_of(cell)
+  return cell.content:filter(function(child)
+    return child.t == "CodeBlock"
+  end)
+end
+
+-- A check cell with its code, and the right answer's verdict below it.
+local function expected(cell)
+  local code = code_of(cell)
+  code:insert(pandoc.Para({pandoc.Str("A"), pandoc.Space(),
+    pandoc.Str("right"), pandoc.Space(), pandoc.Str("answer"),
+    pandoc.Space(), pandoc.Str("prints:"), pandoc.Space(),
+    pandoc.Code(RIGHT)}))
+  return pandoc.Div(code, pandoc.Attr("", {"cell", "check-expected"}))
+end
+
 function Blocks(blocks)
   if not quarto.doc.is_format("typst") then
     return nil
@@ -45,8 +67,16 @@ function Blocks(blocks)
   if next(starters) == nil then
     return nil
   end
-  return blocks:filter(function(block)
+  local kept = pandoc.Blocks({})
+  for _, block in ipairs(blocks) do
     local kind, name = (label(block) or ""):match("^(%a+)%-(.+)$")
-    return not ((kind == "starter" or kind == "check") and starters[name])
-  end)
+    if kind == "check" and starters[name] then
+      kept:insert(expected(block))
+    elseif kind == "starter" and starters[name] then
+      kept:insert(pandoc.Div(code_of(block), block.attr))
+    else
+      kept:insert(block)
+    end
+  end
+  return kept
 end

@@ -8,12 +8,11 @@ client; without one the page tests are skipped.
 
 import contextlib
 import functools
-import http.server
-import threading
 
 import pytest
 
 from booktools import browser as finder
+from booktools.browser import serve  # noqa: F401 (the tests' server)
 from booktools.render import CHROMIUM_ARGS as ARGS
 
 
@@ -21,25 +20,6 @@ from booktools.render import CHROMIUM_ARGS as ARGS
 def executable():
     """The browser's path, looked for once per session, or None."""
     return finder.find()
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-@contextlib.contextmanager
-def serve(directory):
-    """Serve directory on 127.0.0.1 at a free port; yield the origin."""
-    handler = functools.partial(QuietHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @contextlib.contextmanager

@@ -280,7 +280,7 @@ def names_bound(tree):
 @pytest.mark.skipif(shutil.which("quarto") is None,
                     reason="Quarto is not on PATH: the print filter cannot "
                     "be rendered")
-def test_print_leaves_the_starter_and_check_cells_out(tmp_path):
+def test_print_shows_the_check_with_a_right_answers_verdict(tmp_path):
     # the filter under pandoc, with quarto.doc.is_format stood in for
     (tmp_path / "filter.lua").write_text(
         "quarto = {doc = {is_format = function(f) return FORMAT == f end}}\n"
@@ -288,13 +288,19 @@ def test_print_leaves_the_starter_and_check_cells_out(tmp_path):
     (tmp_path / "doc.md").write_text(
         "::: {#exr-one}\n## Code, easy\n\nDo it.\n\n"
         "::: {#check-data .cell}\n```python\nKEPT = 1\n```\n:::\n\n"
-        "::: {#starter-one .cell}\n```python\nSTARTER = 1\n```\n:::\n\n"
-        "::: {.cell}\n```python\ncheck()\n```\n\n"  # Quarto moves the
+        "::: {#starter-one .cell}\n```python\nSTARTER = 1\n```\n\n"
+        "::: {.cell-output}\nSTARTED\n:::\n:::\n\n"
+        "::: {.cell}\n```python\ncheck_one()\n```\n\n"  # Quarto moves the
         "::: {#check-one .cell-output}\nNOTYET\n:::\n:::\n:::\n")  # label
     for to, present in (("typst", False), ("html", True)):
         result = subprocess.run(["quarto", "pandoc", "doc.md", "--to", to,
                                  "--lua-filter", "filter.lua"], check=True,
                                 cwd=tmp_path, capture_output=True, text=True)
-        for word in ("STARTER", "NOTYET"):
+        for word in ("STARTED", "NOTYET"):  # outputs: on screen only
             assert (word in result.stdout) == present, (to, word)
+        assert "STARTER" in result.stdout  # the skeleton is printed
         assert "KEPT" in result.stdout and "Do it" in result.stdout
+        assert "check_one()" in result.stdout  # the check's code stays
+        # in print, the verdict of a right answer, in the checks' words
+        assert (f"A right answer prints: `{checks.RIGHT}`" in result.stdout
+                ) != present, to

@@ -27,13 +27,27 @@ def page_sizes(pdf):
         r"^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts", info, re.M)]
 
 
-def words(pdf):
-    """Each page's words as (x1, text), from pdftotext's bounding boxes."""
+def boxes(pdf):
+    """Each page's words as (x1, height, text), from pdftotext's boxes."""
     xml = subprocess.run([poppler("pdftotext"), "-bbox", str(pdf), "-"],
                          capture_output=True, text=True, check=True).stdout
-    return [re.findall(r'<word xMin="[\d.]+" yMin="[\d.]+" xMax="([\d.]+)"'
-                       r' yMax="[\d.]+">([^<]*)</word>', page)
+    return [[(float(x1), float(y1) - float(y0), text) for y0, x1, y1, text
+             in re.findall(r'<word xMin="[\d.]+" yMin="([\d.]+)" '
+                           r'xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>',
+                           page)]
             for page in xml.split("<page ")[1:]]
+
+
+def words(pdf):
+    """Each page's words as (x1, text)."""
+    return [[(x1, text) for x1, _, text in page] for page in boxes(pdf)]
+
+
+def type_size(pdf):
+    """The median height of the words' boxes, in points: about 1.2 times
+    the size of the type that most of the text is set in."""
+    heights = sorted(h for page in boxes(pdf) for _, h, _ in page)
+    return heights[len(heights) // 2]
 
 
 @pytest.mark.usefixtures("built_book")
@@ -54,7 +68,16 @@ def test_handout_prints_slides_on_paper_with_room_for_notes(name):
             r"slide (\d+) of (\d+)", text) if int(total) == slides]
         shown.append(numbers)
         # the slides take the left of the sheet: the right is for notes
-        assert max(float(x1) for x1, _ in page) < 0.62 * width
+        assert max(float(x1) for x1, _ in page) < 0.76 * width
     assert [n for numbers in shown for n in numbers] == list(
         range(1, slides + 1))
     assert all(len(numbers) >= 2 for numbers in shown[:-1])
+    # the slides' body text prints at about 10 pt (boxes of 12 pt), not 8
+    assert type_size(pdf) >= 11.5
+
+
+@pytest.mark.usefixtures("built_book")
+def test_instructor_notes_print_on_a4_at_a_reading_size():
+    pdf = BOOK.parent / "_book-instructor" / "backprop-slides-with-notes.pdf"
+    assert {(round(w), round(h)) for w, h in page_sizes(pdf)} == {(595, 842)}
+    assert type_size(pdf) >= 13  # notes at 11 pt: boxes of about 14 pt

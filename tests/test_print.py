@@ -201,3 +201,26 @@ def test_operators_are_spaced_as_operators(render_log, edition):
     text = pdf_text(printed(edition))
     assert "Var(" in text and "Var (" not in text
     assert re.search(r"log\|\S", text) and not re.search(r"log\|\s", text)
+
+
+
+@pytest.mark.skipif(shutil.which("quarto") is None,
+                    reason="Quarto is not on PATH: no pandoc to run the "
+                    "print filter with")
+def test_powers_of_ten_in_the_prose_are_set_as_maths(tmp_path):
+    # prose.sci's "2.0 × 10⁻¹¹" (Unicode, for the site) is maths in print,
+    # like every other formula (site/print-layout.lua), with what
+    # surrounds it kept; other uses of × and superscripts are left alone
+    (tmp_path / "filter.lua").write_text(
+        "quarto = {doc = {is_format = function(f) return true end}}\n"
+        + (ROOT / "site" / "print-layout.lua").read_text())
+    (tmp_path / "doc.md").write_text(
+        "A gap of 2.0 × 10⁻¹¹, then (−1.54 × 10³); but 3 × y, 10⁵ and "
+        "x².\n")
+    typst = subprocess.run(
+        ["quarto", "pandoc", "doc.md", "--to", "typst", "--lua-filter",
+         "filter.lua"], cwd=tmp_path, check=True, capture_output=True,
+        text=True).stdout
+    assert "gap of $2.0 times 10^(- 11)$, then" in typst, typst
+    assert "($- 1.54 times 10^3$);" in typst, typst
+    assert "but 3 × y, 10⁵ and x²." in " ".join(typst.split()), typst

@@ -16,6 +16,9 @@ class NotYet(Exception):
     """Stops a check early: the answer is missing, or cannot be used."""
 
 
+RIGHT = "right: every check passes"  # how a right answer's verdict begins
+
+
 class Verdict:
     """The outcome of a check: ok, and (passed, sentence) lines."""
 
@@ -26,7 +29,7 @@ class Verdict:
         if not self.lines:
             return f"not yet: {self.reason}"
         passed = sum(ok for ok, _ in self.lines)
-        head = ("right: every check passes" if self.ok else
+        head = (RIGHT if self.ok else
                 f"not yet: {passed} of {len(self.lines)} checks pass")
         return "\n".join([head] + [f"  {'✓' if ok else '✗'} {text}"
                                    for ok, text in self.lines])

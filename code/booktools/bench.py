@@ -87,6 +87,7 @@ def bench():
         packed = len(gzip.compress(page.read_bytes()))
         print(f"chapters/{page.name}: {size / 1000:.0f} kB "
               f"({packed / 1000:.0f} kB gzipped)")
+    print_live_start()
     print_preview_edit()
 
 
@@ -156,3 +157,56 @@ def print_preview_edit():
           f"{alone:6.1f} s (preview / this: {seconds / alone:.2f})")
     print(f"  quarto render of that chapter alone:              "
           f"{rendered:6.1f} s (preview / this: {seconds / rendered:.2f})")
+
+
+def live_start(site=ROOT / "_book", chapter="autograd", cell="engine-check"):
+    """Seconds from pressing Run on a live cell to its output, measured
+    twice: in the page (performance.now() at the click, and when the
+    output appears) and by the clock here; the first Run loads Pyodide,
+    the second does not. None without a browser."""
+    from booktools.browser import find, serve
+
+    executable = find()
+    if executable is None:
+        return None
+    from playwright.sync_api import sync_playwright
+
+    from booktools.render import CHROMIUM_ARGS
+
+    timed_run = """async (id) => {
+      const cell = document.getElementById(id);
+      const pre = cell.querySelector(".live-output pre");
+      const start = performance.now();
+      cell.querySelector(".live-bar button").click();
+      const end = start + 300000;  // a failed start ends the wait too
+      while (!/Value engine|could not/.test(pre.textContent)
+             && performance.now() < end) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return (performance.now() - start) / 1000;
+    }"""
+    times = []
+    with serve(site) as origin, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable,
+                                    args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.goto(f"{origin}/chapters/{chapter}.html")
+        page.wait_for_selector(f"#{cell} .live-bar")
+        for _ in range(2):
+            start = time.perf_counter()
+            in_page = page.evaluate(timed_run, cell)
+            times.append((in_page, time.perf_counter() - start))
+        browser.close()
+    return times
+
+
+def print_live_start():
+    times = live_start()
+    if times is None:
+        print("live cells: no Chromium-family browser to time them in")
+        return
+    (first, first_clock), (again, again_clock) = times
+    print(f"live cell, first Run (starts Pyodide): {first:5.2f} s in the "
+          f"page, {first_clock:5.2f} s by the clock here")
+    print(f"live cell, second Run:                 {again:5.2f} s in the "
+          f"page, {again_clock:5.2f} s by the clock here")

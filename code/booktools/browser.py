@@ -19,11 +19,17 @@ in this order, is used:
 5. where the installers of Chrome, Chromium and Edge put them (places()).
 
 None found is not an error here: render.py then skips the handouts.
+serve() is the local server that the page tests and the bench load the
+site from (pages that load modules and WebAssembly need http, not file).
 """
 
+import contextlib
+import functools
+import http.server
 import os
 import shutil
 import sys
+import threading
 from pathlib import Path
 
 ENV = "BOOK_BROWSER"
@@ -131,3 +137,22 @@ def places(env, system):
         return [Path(root, *app.split("\\")) for root in roots if root
                 for app in WINDOWS_APPS]
     return [Path(path) for path in LINUX_PATHS]
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def serve(directory):
+    """Serve directory on 127.0.0.1 at a free port; yield the origin."""
+    handler = functools.partial(QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -14,7 +14,8 @@ folder, and names the output folder in QUARTO_PROJECT_OUTPUT_DIR):
 render.py's own Quarto runs set BOOKTOOLS_RENDER, and then the script
 does nothing: their output is not the finished site yet (the PDF and
 the slides are built beside it). The standard library only, so that
-any Python can run it.
+any Python can run it. It also puts the live cells' Python into the
+site (live.py).
 """
 
 import os
@@ -22,6 +23,10 @@ import posixpath
 import re
 import sys
 from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script, by Quarto
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from booktools import live  # noqa: E402 (after the path, as a script)
 
 # What the site links for download, from its root; a build may leave
 # one out (the handouts need a browser; `make html` makes no PDF). The
@@ -77,6 +82,9 @@ def fix_site(site):
     """Repair every page of the rendered site in place (Reveal.js decks
     get only fix_deck). Safe to run twice."""
     site = Path(site)
+    note = live.install(site)  # before the pages: it may edit them
+    if note:
+        print(note, file=sys.stderr)
     present = {name for name in DOWNLOADS if (site / name).exists()}
     for page in site.rglob("*.html"):
         if "site_libs" in page.relative_to(site).parts:

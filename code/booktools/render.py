@@ -41,7 +41,7 @@ HANDOUT = SLIDES / f"{DECK}-handout.pdf"  # on A4
 LETTER = SLIDES / f"{DECK}-handout-letter.pdf"  # the same on Letter
 # The deck with its speaker notes, for the instructor: not on the site.
 NOTES = ROOT / "_book-instructor" / f"{DECK}-slides-with-notes.pdf"
-NOTES_FONT = 26  # px on pages 1408 px wide: 11 pt or more on A4 paper
+NOTES_FONT = 15  # px on a sheet 793.7 px wide: 11 pt on A4 paper
 # What a render of the book reads: configuration (and every profile's
 # _quarto-*.yml), pages, chapters, and the files the site links or loads.
 SOURCES = ["_quarto.yml", "index.qmd", "references.qmd", "references.bib",
@@ -126,27 +126,34 @@ def render_pdf(staging, profile=None):
 NO_BROWSER = ("no Chromium-family browser found: the slides handouts were "
               "skipped; install Chrome, Edge or Chromium, or run the venv's "
               "`python -m playwright install chromium`, or set BOOK_BROWSER")
-# Reveal.js prints each slide's notes (`showNotes=true`) over the foot of
-# the slide. This moves them below it, on pages made tall enough for the
-# longest notes, in the deck's font at a size that reads on paper.
-NOTES_BELOW = """(font) => {
+# The instructor's copy: one slide a sheet of A4, across its width, and
+# the slide's notes below it, taken out of the slide (where Reveal.js
+# prints them over its foot, `showNotes=true`), at `font` px.
+NOTES_SHEETS = """([paper, w, h, font]) => {
   const pages = [...document.querySelectorAll('.pdf-page')];
-  const notes = [...document.querySelectorAll('.speaker-notes-pdf')];
-  const slide = pages[0].offsetHeight, width = pages[0].offsetWidth;
-  const css = document.head.appendChild(document.createElement('style'));
-  css.textContent = `:root { --notes-top: ${slide}px; --notes-w: ${width}px;
-    --notes-font: ${font}px; }`;  /* slides.css sets the notes in them */
-  const height = slide + Math.max(0, ...notes.map(n => n.offsetHeight));
-  pages.forEach(p => { p.style.height = `${height}px`; });
-  css.textContent += `@page { size: ${width}px ${height}px; margin: 0; }`;
-  return notes.length;
+  const slides = pages[0].parentNode, frame = w - 96;
+  document.head.appendChild(document.createElement('style')).textContent = `
+    @page { size: ${paper}; margin: 0; } :root { --sheet-w: ${w}px;
+    --sheet-h: ${h - 1}px; --frame-w: ${frame}px; --notes-font: ${font}px;
+    --frame-scale: ${frame / pages[0].offsetWidth}; }`;
+  let shown = 0;
+  pages.forEach((page, i) => {
+    const sheet = slides.appendChild(document.createElement('div'));
+    sheet.className = 'notes-sheet';
+    sheet.innerHTML = `<div class="handout-frame"></div><p>slide ${i + 1}
+      of ${pages.length}</p>`;
+    const notes = page.querySelector('.speaker-notes-pdf');
+    sheet.firstChild.appendChild(page);
+    if (notes) { sheet.appendChild(notes); shown += 1; }
+  });
+  return shown;
 }"""
 
 
 # The handouts: Reveal.js's pages, `per` a sheet, w x h px (slides.css).
 SHEETS = """([paper, w, h, per]) => {
   const pages = [...document.querySelectorAll('.pdf-page')];
-  const slides = pages[0].parentNode, frame = 0.62 * (w - 120);
+  const slides = pages[0].parentNode, frame = 0.75 * (w - 120);
   document.head.appendChild(document.createElement('style')).textContent = `
     @page { size: ${paper}; margin: 0; } :root { --sheet-w: ${w}px;
     --sheet-h: ${h - 1}px; --per: ${per}; --frame-w: ${frame}px;
@@ -161,7 +168,7 @@ SHEETS = """([paper, w, h, per]) => {
     row.querySelector('.handout-frame').appendChild(page);
   });
 }"""
-PAPER = {"A4": [793.7, 1122.5, 3], "letter": [816, 1056, 3]}  # px, slides
+PAPER = {"A4": [793.7, 1122.5, 2], "letter": [816, 1056, 2]}  # px, slides
 
 
 def print_handouts(deck, executable):
@@ -180,7 +187,8 @@ def print_handouts(deck, executable):
             for pdf, paper in ((HANDOUT, "A4"), (LETTER, "letter")):
                 print_pdf(chromium, url, pdf, SHEETS, [paper, *PAPER[paper]])
             shown = print_pdf(chromium, url + "&showNotes=true", NOTES,
-                              NOTES_BELOW, NOTES_FONT)
+                              NOTES_SHEETS, ["A4", *PAPER["A4"][:2],
+                                             NOTES_FONT])
         finally:
             chromium.close()
     written = deck.read_text(encoding="utf-8").count('<aside class="notes">')
