@@ -43,13 +43,15 @@ local function code_of(cell)
   end)
 end
 
--- A check cell with its code, and the right answer's verdict below it.
+-- A check cell with its code, and the right answer's verdict below it,
+-- as an output of the cell, which print-layout.lua keeps with the code
+-- (and, in the instructor edition, with the solution that follows).
 local function expected(cell)
   local code = code_of(cell)
-  code:insert(pandoc.Para({pandoc.Str("A"), pandoc.Space(),
+  code:insert(pandoc.Div({pandoc.Para({pandoc.Str("A"), pandoc.Space(),
     pandoc.Str("right"), pandoc.Space(), pandoc.Str("answer"),
     pandoc.Space(), pandoc.Str("prints:"), pandoc.Space(),
-    pandoc.Code(RIGHT)}))
+    pandoc.Code(RIGHT)})}, pandoc.Attr("", {"cell-output"})))
   return pandoc.Div(code, pandoc.Attr("", {"cell", "check-expected"}))
 end
 

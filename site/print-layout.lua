@@ -306,6 +306,25 @@ local function keep_intros(blocks)
   return result
 end
 
+-- An exercise's check (site/print-drop-folded.lua) ends the exercise; in
+-- the instructor edition its solution follows inside the same exercise
+-- (site/solution.lua), and the check sticks to it: no page turns between
+-- the exercise's last line and its solution. In the other editions
+-- nothing follows it there, and sticky does nothing.
+local function keep_checks_with_solutions(blocks)
+  local result = pandoc.Blocks({})
+  for i, block in ipairs(blocks) do
+    if has_class(block, "^check%-expected$") and blocks[i + 1] ~= nil then
+      result:insert(pandoc.RawBlock("typst", "#block(sticky: true)["))
+      result:insert(block)
+      result:insert(pandoc.RawBlock("typst", "]"))
+    else
+      result:insert(block)
+    end
+  end
+  return result
+end
+
 -- the document --------------------------------------------------------------
 
 local function is_numbered_chapter(block)
@@ -334,6 +353,7 @@ function Pandoc(doc)
   })
   blocks = blocks:walk({ Inlines = sci_as_math })
   blocks = blocks:walk({ Blocks = keep_intros })
+  blocks = blocks:walk({ Blocks = keep_checks_with_solutions })
   blocks = keep_intros(blocks)
 
   -- the arabic page count starts with the first numbered chapter

@@ -83,7 +83,12 @@ function Blocks(blocks)
           .. "directly follow an exercise (::: {#exr-...})")
       end
       local keep = mode()
-      if keep then
+      if keep == "open" and exercise then
+        -- print: inside its exercise, at the end, so the solution flows on
+        -- from the exercise's last line, on the same page unless that line
+        -- ends a page (print.typ)
+        result[#result].content:insert(callout(block, exercise, false))
+      elseif keep then
         result:insert(callout(block, exercise, keep == true))
       end
     else

@@ -283,7 +283,8 @@ def names_bound(tree):
 def test_print_shows_the_check_with_a_right_answers_verdict(tmp_path):
     # the filter under pandoc, with quarto.doc.is_format stood in for
     (tmp_path / "filter.lua").write_text(
-        "quarto = {doc = {is_format = function(f) return FORMAT == f end}}\n"
+        "quarto = {doc = {is_format = function(f) return FORMAT == f end},"
+        " project = {profile = {}}}\n"
         + (ROOT / "site" / "print-drop-folded.lua").read_text())
     (tmp_path / "doc.md").write_text(
         "::: {#exr-one}\n## Code, easy\n\nDo it.\n\n"
