@@ -286,6 +286,13 @@ local function ends_with_colon(para)
       and last.text:match(":$") ~= nil
 end
 
+-- block, in a Typst block that sticks to the one after it; opening is
+-- Typst set at the start of that block
+local function stuck(block, opening)
+  return pandoc.Blocks({ pandoc.RawBlock("typst", "#block(sticky: true)["
+    .. opening), block, pandoc.RawBlock("typst", "]") })
+end
+
 local function keep_intros(blocks)
   local result = pandoc.Blocks({})
   for i, block in ipairs(blocks) do
@@ -294,11 +301,8 @@ local function keep_intros(blocks)
       -- Typst indents a paragraph that follows a paragraph; the block
       -- would lose that indent, so it keeps it explicitly
       local indent = blocks[i - 1] ~= nil and blocks[i - 1].t == "Para"
-      result:insert(pandoc.RawBlock("typst", "#block(sticky: true)["
-        .. (indent and "#set par(first-line-indent: (amount: 1em, all: true))"
-            or "")))
-      result:insert(block)
-      result:insert(pandoc.RawBlock("typst", "]"))
+      result:extend(stuck(block, indent
+        and "#set par(first-line-indent: (amount: 1em, all: true))" or ""))
     else
       result:insert(block)
     end
@@ -315,9 +319,7 @@ local function keep_checks_with_solutions(blocks)
   local result = pandoc.Blocks({})
   for i, block in ipairs(blocks) do
     if has_class(block, "^check%-expected$") and blocks[i + 1] ~= nil then
-      result:insert(pandoc.RawBlock("typst", "#block(sticky: true)["))
-      result:insert(block)
-      result:insert(pandoc.RawBlock("typst", "]"))
+      result:extend(stuck(block, ""))
     else
       result:insert(block)
     end

@@ -7,13 +7,13 @@ import builtins
 import json
 import math
 import shutil
-import subprocess
 
 import nbformat
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_print import with_filter
 
 from backprop import checks, checks_torch
 from backprop.blame import backward, forward
@@ -281,27 +281,20 @@ def names_bound(tree):
                     reason="Quarto is not on PATH: the print filter cannot "
                     "be rendered")
 def test_print_shows_the_check_with_a_right_answers_verdict(tmp_path):
-    # the filter under pandoc, with quarto.doc.is_format stood in for
-    (tmp_path / "filter.lua").write_text(
-        "quarto = {doc = {is_format = function(f) return FORMAT == f end},"
-        " project = {profile = {}}}\n"
-        + (ROOT / "site" / "print-drop-folded.lua").read_text())
-    (tmp_path / "doc.md").write_text(
-        "::: {#exr-one}\n## Code, easy\n\nDo it.\n\n"
-        "::: {#check-data .cell}\n```python\nKEPT = 1\n```\n:::\n\n"
-        "::: {#starter-one .cell}\n```python\nSTARTER = 1\n```\n\n"
-        "::: {.cell-output}\nSTARTED\n:::\n:::\n\n"
-        "::: {.cell}\n```python\ncheck_one()\n```\n\n"  # Quarto moves the
-        "::: {#check-one .cell-output}\nNOTYET\n:::\n:::\n:::\n")  # label
+    # a check cell's label is on its output div, where Quarto moves it
+    document = ("::: {#exr-one}\n## Code, easy\n\nDo it.\n\n"
+                "::: {#check-data .cell}\n```python\nKEPT = 1\n```\n:::\n\n"
+                "::: {#starter-one .cell}\n```python\nSTARTER = 1\n```\n\n"
+                "::: {.cell-output}\nSTARTED\n:::\n:::\n\n"
+                "::: {.cell}\n```python\ncheck_one()\n```\n\n"
+                "::: {#check-one .cell-output}\nNOTYET\n:::\n:::\n:::\n")
     for to, present in (("typst", False), ("html", True)):
-        result = subprocess.run(["quarto", "pandoc", "doc.md", "--to", to,
-                                 "--lua-filter", "filter.lua"], check=True,
-                                cwd=tmp_path, capture_output=True, text=True)
+        printed = with_filter("print-drop-folded.lua", document, to, tmp_path)
         for word in ("STARTED", "NOTYET"):  # outputs: on screen only
-            assert (word in result.stdout) == present, (to, word)
-        assert "STARTER" in result.stdout  # the skeleton is printed
-        assert "KEPT" in result.stdout and "Do it" in result.stdout
-        assert "check_one()" in result.stdout  # the check's code stays
+            assert (word in printed) == present, (to, word)
+        assert "STARTER" in printed  # the skeleton is printed
+        assert "KEPT" in printed and "Do it" in printed
+        assert "check_one()" in printed  # the check's code stays
         # in print, the verdict of a right answer, in the checks' words
-        assert (f"A right answer prints: `{checks.RIGHT}`" in result.stdout
+        assert (f"A right answer prints: `{checks.RIGHT}`" in printed
                 ) != present, to

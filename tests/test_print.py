@@ -30,6 +30,20 @@ def tool(name):
     return found
 
 
+def with_filter(name, markdown, to, folder):
+    """markdown converted by pandoc (Quarto's) to format `to` through the
+    Lua filter site/<name>, with Quarto's `quarto.doc.is_format` and its
+    list of profiles (none) stood in for."""
+    (folder / "filter.lua").write_text(
+        "quarto = {doc = {is_format = function(f) return FORMAT == f end},"
+        " project = {profile = {}}}\n"
+        + (ROOT / "site" / name).read_text())
+    (folder / "doc.md").write_text(markdown)
+    return subprocess.run(["quarto", "pandoc", "doc.md", "--to", to,
+                           "--lua-filter", "filter.lua"], cwd=folder,
+                          check=True, capture_output=True, text=True).stdout
+
+
 def printed(edition):
     pdf = PRINTED[edition]
     if not pdf.exists():
@@ -219,16 +233,9 @@ def test_powers_of_ten_in_the_prose_are_set_as_maths(tmp_path):
     # prose.sci's "2.0 × 10⁻¹¹" (Unicode, for the site) is maths in print,
     # like every other formula (site/print-layout.lua), with what
     # surrounds it kept; other uses of × and superscripts are left alone
-    (tmp_path / "filter.lua").write_text(
-        "quarto = {doc = {is_format = function(f) return true end}}\n"
-        + (ROOT / "site" / "print-layout.lua").read_text())
-    (tmp_path / "doc.md").write_text(
-        "A gap of 2.0 × 10⁻¹¹, then (−1.54 × 10³); but 3 × y, 10⁵ and "
-        "x².\n")
-    typst = subprocess.run(
-        ["quarto", "pandoc", "doc.md", "--to", "typst", "--lua-filter",
-         "filter.lua"], cwd=tmp_path, check=True, capture_output=True,
-        text=True).stdout
+    typst = with_filter("print-layout.lua", "A gap of 2.0 × 10⁻¹¹, then "
+                        "(−1.54 × 10³); but 3 × y, 10⁵ and x².\n", "typst",
+                        tmp_path)
     assert "gap of $2.0 times 10^(- 11)$, then" in typst, typst
     assert "($- 1.54 times 10^3$);" in typst, typst
     assert "but 3 × y, 10⁵ and x²." in " ".join(typst.split()), typst
