@@ -6,9 +6,10 @@
 // set-up (#live-config) and puts the runtime into the site.
 //
 // The cells share one namespace, as in a notebook. Running a cell first
-// runs every earlier live cell that has not run in its current text,
-// except other exercises' checks: a check always sees the current
-// answer above it, whether or not the reader pressed its Run.
+// runs every earlier live cell that has not run, without an error, in
+// its current text, except other exercises' checks: a check always sees
+// the current answer above it, whether or not the reader pressed its Run,
+// and an answer that fails stops the check with a note instead.
 
 const STARTING = "Starting Python in this page: the first Run loads it " +
   "from this site, which takes a few seconds…";
@@ -26,31 +27,47 @@ export function staleBefore(cells, index) {
     !cellLabel(cell.label).startsWith("check-") && cell.ran !== cell.text());
 }
 
-let runtime = null;
+let worker = null;
+let ready = null;
+let pending = null; // rejects the answer that a Stop will never send
+let running = null; // the cell whose run is under way, if any
 
-/** Pyodide with the book's files and the runner, loaded once. */
+/** Pyodide in a worker (live-worker.js), with the book's files, started
+ *  once; a Stop ends it, and the next Run starts a new one. */
 function python(config) {
-  runtime ??= (async () => {
-    const base = new URL(config.runtime, document.baseURI).href;
-    const { loadPyodide } = await import(new URL("pyodide.mjs", base).href);
-    const py = await loadPyodide({ indexURL: base });
-    const files = new URL(config.files, document.baseURI);
-    for (const name of config.package) {
-      const response = await fetch(new URL(name, files));
-      if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
-      const path = `/home/pyodide/live/${name}`;
-      py.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
-      py.FS.writeFile(path, await response.text());
-    }
-    py.runPython("import sys; sys.path.insert(0, '/home/pyodide/live')");
-    const live = py.pyimport("live");
-    if (config.prelude) {
-      const [ok, text] = live.run(config.prelude).toJs();
-      if (!ok) throw new Error(`the page's set-up failed: ${text}`);
-    }
-    return live;
-  })();
-  return runtime;
+  ready ??= new Promise((resolve, reject) => {
+    const at = (path) => new URL(path, document.baseURI).href;
+    worker = new Worker(new URL("live-worker.js", import.meta.url),
+      { type: "module" });
+    worker.onmessage = ({ data }) =>
+      (data.ready ? resolve() : reject(new Error(data.error)));
+    worker.onerror = (event) => reject(new Error(event.message ||
+      "the Python worker did not start"));
+    worker.postMessage({ start: { runtime: at(config.runtime),
+      files: at(config.files), package: config.package,
+      prelude: config.prelude } });
+  });
+  return ready;
+}
+
+/** [ok, text] of one cell's source, run in the worker. */
+function ask(source) {
+  return new Promise((resolve, reject) => {
+    pending = reject;
+    worker.onmessage = ({ data }) => (data.error
+      ? reject(new Error(data.error)) : resolve([data.ok, data.text]));
+    worker.postMessage({ source });
+  });
+}
+
+/** End a run that does not end: the worker goes, with every name the
+ *  cells defined, so every cell counts as not run. */
+function stop(cells) {
+  worker?.terminate();
+  worker = null;
+  ready = null;
+  pending?.(new Error("stopped"));
+  for (const cell of cells) cell.ran = null;
 }
 
 /** Show text in a cell's live output, in place of the book's output. */
@@ -64,37 +81,48 @@ function show(cell, text, failed = false) {
   }
 }
 
-function execute(live, cell) {
+async function execute(cell) {
   const source = cell.text();
-  const result = live.run(source);
-  const [ok, text] = result.toJs();
-  result.destroy();
-  cell.ran = source;
+  const [ok, text] = await ask(source);
+  cell.ran = ok ? source : null; // a failed cell runs again next time
   show(cell, text, !ok);
   return ok;
 }
 
 async function run(config, cells, index) {
   const cell = cells[index];
-  cell.button.disabled = true;
-  show(cell, runtime ? "Running…" : STARTING);
+  if (running === cell) { // the button says Stop
+    stop(cells);
+    return;
+  }
+  if (running) {
+    show(cell, "Not run: another cell on this page is running; its Stop " +
+      "button ends it.", true);
+    return;
+  }
+  running = cell;
+  cell.button.textContent = "Stop";
+  show(cell, ready ? "Running…" : STARTING);
   try {
-    const live = await python(config);
-    await new Promise((resolve) => setTimeout(resolve, 0)); // paint first
+    await python(config);
     for (const earlier of staleBefore(cells, index)) {
-      if (!execute(live, earlier)) {
+      if (!await execute(earlier)) {
         show(cell, "Not run: an earlier code cell on this page failed " +
           "(its output, above, says why). Fix it, then run this one.", true);
         return;
       }
     }
-    execute(live, cell);
+    await execute(cell);
   } catch (error) {
-    runtime = null; // try again on the next Run
-    show(cell, `Python could not start in this page (${error.message}). ` +
-      "The code and output above are the book's own run.", true);
+    const stopped = error.message === "stopped";
+    stop(cells); // start afresh on the next Run
+    show(cell, stopped ? "Stopped. Python starts afresh on the next Run, " +
+      "which runs the cells above it again." : "Python could not start " +
+      `in this page (${error.message}). The code and output above are the ` +
+      "book's own run.", true);
   } finally {
-    cell.button.disabled = false;
+    running = null;
+    cell.button.textContent = "Run";
   }
 }
 
@@ -115,12 +143,17 @@ function edit(cell, onRun) {
       onRun();
     }
   });
+  const hint = document.createElement("p");
+  hint.className = "live-hint";
+  hint.textContent = "Indent with spaces (Tab moves on to the buttons). " +
+    "Ctrl+Enter runs the cell; Reset brings back the book's code.";
   cell.code.hidden = true;
-  cell.code.after(box);
+  cell.code.after(box, hint);
   cell.text = () => box.value;
   cell.edit.textContent = "Reset";
   cell.edit.onclick = () => {
     box.remove();
+    hint.remove();
     cell.code.hidden = false;
     cell.text = () => cell.original;
     cell.edit.textContent = "Edit";
@@ -145,12 +178,12 @@ function setUp(doc, config) {
     bar.setAttribute("aria-label", name);
     const button = doc.createElement("button");
     button.type = "button";
-    button.className = "btn btn-sm btn-outline-primary";
+    button.className = "live-run";
     button.textContent = "Run";
     button.title = "Runs the cell in this page (Ctrl+Enter in the editor)";
     const editButton = doc.createElement("button");
     editButton.type = "button";
-    editButton.className = "btn btn-sm btn-outline-secondary";
+    editButton.className = "live-edit";
     editButton.textContent = "Edit";
     const output = doc.createElement("div");
     output.className = "live-output";

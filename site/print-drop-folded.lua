@@ -16,7 +16,7 @@ end
 -- starter's skeleton, which says what the answer looks like, and the
 -- check, with the verdict that a right answer gets in place of the
 -- starter's "not yet". A check-y with no starter-y is kept whole. RIGHT
--- is how backprop.checks words that verdict (tests/test_checks.py keeps
+-- is how backprop.verdicts words that verdict (tests/test_checks.py keeps
 -- the two the same).
 local RIGHT = "right: every check passes"
 
@@ -48,10 +48,9 @@ end
 -- (and, in the instructor edition, with the solution that follows).
 local function expected(cell)
   local code = code_of(cell)
-  code:insert(pandoc.Div({pandoc.Para({pandoc.Str("A"), pandoc.Space(),
-    pandoc.Str("right"), pandoc.Space(), pandoc.Str("answer"),
-    pandoc.Space(), pandoc.Str("prints:"), pandoc.Space(),
-    pandoc.Code(RIGHT)})}, pandoc.Attr("", {"cell-output"})))
+  local words = pandoc.Inlines("When your answer is right, the check prints")
+  code:insert(pandoc.Div({pandoc.Para(words .. {pandoc.Space(),
+    pandoc.Code(RIGHT), pandoc.Str(".")})}, pandoc.Attr("", {"cell-output"})))
   return pandoc.Div(code, pandoc.Attr("", {"cell", "check-expected"}))
 end
 

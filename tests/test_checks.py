@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_print import with_filter
 
-from backprop import checks, checks_torch
+from backprop import checks, checks_torch, verdicts
 from backprop.blame import backward, forward
 from backprop.checks import central_difference
 from backprop.engine import Value
@@ -296,5 +296,6 @@ def test_print_shows_the_check_with_a_right_answers_verdict(tmp_path):
         assert "KEPT" in printed and "Do it" in printed
         assert "check_one()" in printed  # the check's code stays
         # in print, the verdict of a right answer, in the checks' words
-        assert (f"A right answer prints: `{checks.RIGHT}`" in printed
-                ) != present, to
+        verdict = ("When your answer is right, the check prints "
+                   f"`{verdicts.RIGHT}`.")
+        assert (verdict in " ".join(printed.split())) != present, to

@@ -279,6 +279,24 @@ def test_a_reader_runs_an_exercise_in_the_page_from_the_keyboard(
         verdict.locator("pre").filter(has_text="right").wait_for(
             timeout=60_000)
         assert verdict.inner_text().count("✗") == 0
+        # an answer that does not run stops the check, which says so
+        starter.locator("textarea").focus()
+        type_into(page, "def tanh(v:\n    pass")
+        check.get_by_role("button", name="Run").focus()
+        page.keyboard.press("Enter")
+        verdict.locator("pre").filter(has_text="Not run").wait_for()
+        assert "SyntaxError" in starter.locator(".live-output").inner_text()
+        # a cell that never ends: Stop ends it, and the page stays usable
+        starter.locator("textarea").focus()
+        type_into(page, "while True:\n    pass")
+        page.keyboard.press("Control+Enter")
+        stop = starter.get_by_role("button", name="Stop")
+        stop.wait_for()
+        page.wait_for_timeout(500)
+        stop.focus()
+        page.keyboard.press("Enter")
+        starter.locator(".live-output pre").filter(
+            has_text="Stopped").wait_for(timeout=10_000)
         assert [u for u in requested if "/pyodide/" in u]
         assert watched.problems() == {"other origins": [], "failed": [],
                                       "errors": []}

@@ -430,7 +430,7 @@ def test_deck_is_offline_accessible_and_fits_its_slides(render_log):
     pages = re.search(r"Pages:\s+(\d+)", subprocess.run(
         [pdfinfo, str(HANDOUT)], capture_output=True, text=True,
         check=True).stdout)
-    assert int(pages.group(1)) == math.ceil(total / 3)  # three a sheet
+    assert int(pages.group(1)) == math.ceil(total / 2)  # two a sheet
 
 
 @needs_quarto

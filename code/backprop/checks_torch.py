@@ -1,14 +1,14 @@
 """Checks that answer back, for the exercises whose reference is torch:
 torch.autograd, PyTorch's own initialisation rules, float32 arithmetic.
-The Verdict and its helpers are in checks.py, which needs no torch."""
+The Verdict and its helpers are in verdicts.py, which needs no torch."""
 
 import functools
 import math
 
 import torch
 
-from backprop.checks import NotYet, call, check, close, given, number
 from backprop.tasks import example_network, xor_problem
+from backprop.verdicts import NotYet, call, check, close, given, number
 
 # ---- chapter 1 ----------------------------------------------------------
 

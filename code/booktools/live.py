@@ -9,9 +9,9 @@ first presses Run. After each render, install() puts into the site:
 - pyodide/: the runtime, from npm's pyodide package (MPL-2.0, see
   THIRD_PARTY_NOTICES.md), downloaded once into .cache/ and checked
   against the registry's SHA-512;
-- live/: what the cells import, backprop/engine.py and backprop/checks.py
-  (pure Python, the same files that the notebooks import), and the
-  runner explorers/live.py.
+- live/: what the cells import, backprop/engine.py, checks.py and
+  verdicts.py (pure Python, the same files that the notebooks import),
+  and the runner explorers/live.py.
 
 Without the runtime (no network on the first build), every page keeps
 its cells as static code, the Run buttons are removed, and the build
@@ -43,6 +43,7 @@ CACHE = ROOT / ".cache" / f"pyodide-{VERSION}"
 PACKAGE = {"backprop/__init__.py": None,  # empty: the real one needs torch
            "backprop/engine.py": ROOT / "code/backprop/engine.py",
            "backprop/checks.py": ROOT / "code/backprop/checks.py",
+           "backprop/verdicts.py": ROOT / "code/backprop/verdicts.py",
            "live.py": ROOT / "explorers/live.py"}
 # Served beside the runtime: MPL-2.0 asks that its readers can find out
 # the licence and where the source is.

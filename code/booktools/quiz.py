@@ -90,12 +90,14 @@ def shown_answer(q, namespace):
 
 
 def tolerance(q, value):
-    """How far a reply may be from the value: half a unit of the last
-    digit shown (relative, for answers given to significant digits)."""
-    half_unit = 0.5 * 10.0 ** -q["digits"]
+    """How far a reply may be from the value: one unit of the last digit
+    shown (relative, for answers given to significant digits). Half a
+    unit would ask for the exact rounding, but a reader who works from
+    the text's rounded numbers may land one unit off."""
+    unit = 10.0 ** -q["digits"]
     if q.get("significant"):
-        return 10 * half_unit * abs(value)
-    return half_unit * (1 + 1e-9)
+        return 10 * unit * abs(value)
+    return unit * (1 + 1e-9)
 
 
 def _right(q):
@@ -181,9 +183,16 @@ def _page(mine, section, namespace):
     return "\n".join(lines)
 
 
+# Typst around the printed box: it never breaks across pages (a box is
+# at most about a third of a page, its answers included).
+UNBROKEN = ("```{=typst}\n#block(breakable: false)[\n```",
+            "```{=typst}\n]\n```")
+
+
 def _typst(mine, namespace):
-    """A box; the instructor edition answers in place."""
-    lines = ['::::: {.callout-note icon="false"}',
+    """A box that keeps to one page; the instructor edition answers in
+    place."""
+    lines = [UNBROKEN[0], "", '::::: {.callout-note icon="false"}',
              "## Check your understanding", ""]
     for n, q in mine:  # a list item per question, numbered n
         marker = f"{n}.  "
@@ -195,7 +204,7 @@ def _typst(mine, namespace):
                   '"instructor"}',
                   f"{pad}*Answer:* {_answer_line(q, namespace)}",
                   f"{pad}:::", ""]
-    return "\n".join(lines + [":::::"])
+    return "\n".join(lines + [":::::", "", UNBROKEN[1]])
 
 
 def _notebook(mine, namespace):
@@ -231,6 +240,7 @@ def key(chapter, namespace, source=SOURCE):
     text = "\n".join([  # the instructor edition answers in place, and
         ':::: {.content-hidden when-profile="instructor"}',  # the course
         '::: {.content-hidden when-profile="course"}',  # edition not at all
+        "```{=typst}\n#v(0.6em)\n```", "",  # apart from what ends the chapter
         "**Answers to the questions.** " + "; ".join(entries) + ".",
         ":::", "::::"])
     return Prose(_div("typst", text))

@@ -41,7 +41,6 @@ HANDOUT = SLIDES / f"{DECK}-handout.pdf"  # on A4
 LETTER = SLIDES / f"{DECK}-handout-letter.pdf"  # the same on Letter
 # The deck with its speaker notes, for the instructor: not on the site.
 NOTES = ROOT / "_book-instructor" / f"{DECK}-slides-with-notes.pdf"
-NOTES_FONT = 15  # px on a sheet 793.7 px wide: 11 pt on A4 paper
 # What a render of the book reads: configuration (and every profile's
 # _quarto-*.yml), pages, chapters, and the files the site links or loads.
 SOURCES = ["_quarto.yml", "index.qmd", "references.qmd", "references.bib",
@@ -126,89 +125,20 @@ def render_pdf(staging, profile=None):
 NO_BROWSER = ("no Chromium-family browser found: the slides handouts were "
               "skipped; install Chrome, Edge or Chromium, or run the venv's "
               "`python -m playwright install chromium`, or set BOOK_BROWSER")
-# The instructor's copy: one slide a sheet of A4, across its width, and
-# the slide's notes below it, taken out of the slide (where Reveal.js
-# prints them over its foot, `showNotes=true`), at `font` px.
-NOTES_SHEETS = """([paper, w, h, font]) => {
-  const pages = [...document.querySelectorAll('.pdf-page')];
-  const slides = pages[0].parentNode, frame = w - 96;
-  document.head.appendChild(document.createElement('style')).textContent = `
-    @page { size: ${paper}; margin: 0; } :root { --sheet-w: ${w}px;
-    --sheet-h: ${h - 1}px; --frame-w: ${frame}px; --notes-font: ${font}px;
-    --frame-scale: ${frame / pages[0].offsetWidth}; }`;
-  let shown = 0;
-  pages.forEach((page, i) => {
-    const sheet = slides.appendChild(document.createElement('div'));
-    sheet.className = 'notes-sheet';
-    sheet.innerHTML = `<div class="handout-frame"></div><p>slide ${i + 1}
-      of ${pages.length}</p>`;
-    const notes = page.querySelector('.speaker-notes-pdf');
-    sheet.firstChild.appendChild(page);
-    if (notes) { sheet.appendChild(notes); shown += 1; }
-  });
-  return shown;
-}"""
-
-
-# The handouts: Reveal.js's pages, `per` a sheet, w x h px (slides.css).
-SHEETS = """([paper, w, h, per]) => {
-  const pages = [...document.querySelectorAll('.pdf-page')];
-  const slides = pages[0].parentNode, frame = 0.75 * (w - 120);
-  document.head.appendChild(document.createElement('style')).textContent = `
-    @page { size: ${paper}; margin: 0; } :root { --sheet-w: ${w}px;
-    --sheet-h: ${h - 1}px; --per: ${per}; --frame-w: ${frame}px;
-    --frame-scale: ${frame / pages[0].offsetWidth}; }`;
-  const lines = `<div class="handout-notes">${'<div></div>'.repeat(16)}</div>`;
-  pages.forEach((page, i) => {
-    if (i % per === 0) slides.appendChild(document.createElement('div'))
-      .className = 'handout';
-    const row = slides.lastChild.appendChild(document.createElement('div'));
-    row.innerHTML = `<div><div class="handout-frame"></div><p>slide ${i + 1}
-      of ${pages.length}</p>${lines}</div>${lines}`;
-    row.querySelector('.handout-frame').appendChild(page);
-  });
-}"""
-PAPER = {"A4": [793.7, 1122.5, 2], "letter": [816, 1056, 2]}  # px, slides
-
-
 def print_handouts(deck, executable):
-    """The deck printed (`?print-pdf`): handouts and the notes copy."""
-    from playwright.sync_api import Error, sync_playwright
+    """The deck printed (handouts.py): the handouts and the notes copy,
+    which must show every slide's notes."""
+    from booktools import handouts
 
-    with sync_playwright() as p:
-        try:
-            chromium = p.chromium.launch(executable_path=executable,
-                                         args=CHROMIUM_ARGS)
-        except Error as err:
-            raise RenderError(f"{executable} did not start ({err}): set "
-                              "BOOK_BROWSER to another browser") from err
-        try:
-            url = deck.as_uri() + "?print-pdf"
-            for pdf, paper in ((HANDOUT, "A4"), (LETTER, "letter")):
-                print_pdf(chromium, url, pdf, SHEETS, [paper, *PAPER[paper]])
-            shown = print_pdf(chromium, url + "&showNotes=true", NOTES,
-                              NOTES_SHEETS, ["A4", *PAPER["A4"][:2],
-                                             NOTES_FONT])
-        finally:
-            chromium.close()
+    try:
+        shown = handouts.print_all(deck.as_uri(), executable, CHROMIUM_ARGS,
+                                   HANDOUT, LETTER, NOTES)
+    except handouts.BrowserError as err:
+        raise RenderError(str(err)) from err
     written = deck.read_text(encoding="utf-8").count('<aside class="notes">')
     if shown != written:
         raise RenderError(f"{NOTES.name} shows {shown} slides' notes of "
                           f"the deck's {written}")
-
-
-def print_pdf(chromium, url, pdf, layout, arg):
-    """url printed to pdf on its CSS's paper, once Reveal.js has laid out
-    its print pages and layout(arg) has run; what layout returns."""
-    page = chromium.new_page()
-    page.goto(url)
-    page.wait_for_function("window.Reveal && Reveal.isReady() && "
-                           "!!document.querySelector('.pdf-page')")
-    result = page.evaluate(layout, arg)
-    pdf.parent.mkdir(parents=True, exist_ok=True)
-    page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
-    page.close()
-    return result
 
 
 def render_slides():

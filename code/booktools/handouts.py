@@ -1,0 +1,94 @@
+"""The lecture slides printed by a Chromium-family browser (render.py
+gives it): the handouts, two slides to an A4 or Letter sheet with ruled
+space for notes, and the instructor's copy, a slide to an A4 sheet with
+its speaker notes beneath. Each is Reveal.js's print view (`?print-pdf`),
+its pages moved onto sheets by a small script (slides/slides.css styles
+them), printed on the sheet's paper."""
+
+NOTES_FONT = 15  # px on a sheet 793.7 px wide: 11 pt on A4 paper
+
+
+class BrowserError(RuntimeError):
+    pass
+
+
+# The instructor's copy: one slide a sheet of A4, across its width, and
+# the slide's notes below it, taken out of the slide (where Reveal.js
+# prints them over its foot, `showNotes=true`), at `font` px.
+NOTES_SHEETS = """([paper, w, h, font]) => {
+  const pages = [...document.querySelectorAll('.pdf-page')];
+  const slides = pages[0].parentNode, frame = w - 96;
+  document.head.appendChild(document.createElement('style')).textContent = `
+    @page { size: ${paper}; margin: 0; } :root { --sheet-w: ${w}px;
+    --sheet-h: ${h - 1}px; --frame-w: ${frame}px; --notes-font: ${font}px;
+    --frame-scale: ${frame / pages[0].offsetWidth}; }`;
+  let shown = 0;
+  pages.forEach((page, i) => {
+    const sheet = slides.appendChild(document.createElement('div'));
+    sheet.className = 'notes-sheet';
+    sheet.innerHTML = `<div class="handout-frame"></div><p>slide ${i + 1}
+      of ${pages.length}</p>`;
+    const notes = page.querySelector('.speaker-notes-pdf');
+    sheet.firstChild.appendChild(page);
+    if (notes) { sheet.appendChild(notes); shown += 1; }
+  });
+  return shown;
+}"""
+
+
+# The handouts: Reveal.js's pages, `per` a sheet, w x h px (slides.css).
+SHEETS = """([paper, w, h, per]) => {
+  const pages = [...document.querySelectorAll('.pdf-page')];
+  const slides = pages[0].parentNode, frame = 0.75 * (w - 120);
+  document.head.appendChild(document.createElement('style')).textContent = `
+    @page { size: ${paper}; margin: 0; } :root { --sheet-w: ${w}px;
+    --sheet-h: ${h - 1}px; --per: ${per}; --frame-w: ${frame}px;
+    --frame-scale: ${frame / pages[0].offsetWidth}; }`;
+  const lines = `<div class="handout-notes">${'<div></div>'.repeat(16)}</div>`;
+  pages.forEach((page, i) => {
+    if (i % per === 0) slides.appendChild(document.createElement('div'))
+      .className = 'handout';
+    const row = slides.lastChild.appendChild(document.createElement('div'));
+    row.innerHTML = `<div><div class="handout-frame"></div><p>slide ${i + 1}
+      of ${pages.length}</p>${lines}</div>${lines}`;
+    row.querySelector('.handout-frame').appendChild(page);
+  });
+}"""
+PAPER = {"A4": [793.7, 1122.5, 2], "letter": [816, 1056, 2]}  # px, slides
+
+
+def print_all(deck_url, executable, args, handout, letter, notes):
+    """The A4 and Letter handouts and the notes copy, from the deck at
+    deck_url; how many slides' notes the copy shows."""
+    from playwright.sync_api import Error, sync_playwright
+
+    with sync_playwright() as p:
+        try:
+            chromium = p.chromium.launch(executable_path=executable,
+                                         args=args)
+        except Error as err:
+            raise BrowserError(f"{executable} did not start ({err}): set "
+                               "BOOK_BROWSER to another browser") from err
+        try:
+            url = deck_url + "?print-pdf"
+            for pdf, paper in ((handout, "A4"), (letter, "letter")):
+                print_pdf(chromium, url, pdf, SHEETS, [paper, *PAPER[paper]])
+            return print_pdf(chromium, url + "&showNotes=true", notes,
+                             NOTES_SHEETS, ["A4", *PAPER["A4"][:2],
+                                            NOTES_FONT])
+        finally:
+            chromium.close()
+
+
+def print_pdf(chromium, url, pdf, layout, arg):
+    """url printed to pdf on its CSS's paper, once Reveal.js has laid out
+    its print pages and layout(arg) has run; what layout returns."""
+    page = chromium.new_page()
+    page.goto(url)
+    page.wait_for_function("window.Reveal && Reveal.isReady() && "
+                           "!!document.querySelector('.pdf-page')")
+    result = page.evaluate(layout, arg)
+    pdf.parent.mkdir(parents=True, exist_ok=True)
+    page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
+    page.close()
+    return result
