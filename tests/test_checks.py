@@ -299,3 +299,28 @@ def test_print_shows_the_check_with_a_right_answers_verdict(tmp_path):
         verdict = ("When your answer is right, the check prints "
                    f"`{verdicts.RIGHT}`.")
         assert (verdict in " ".join(printed.split())) != present, to
+
+
+def test_an_error_in_the_answer_names_its_line():
+    def tanh(v):
+        t = v.dat  # a typo: the line the verdict must name
+        return t
+
+    said = str(checks.check_tanh(tanh, Value))
+    line = tanh.__code__.co_firstlineno + 1
+    assert said.startswith("not yet: tanh(Value(0.5)) raised AttributeError")
+    assert f"at line {line} of your cell: t = v.dat" in said
+
+
+def test_rounded_numbers_hear_close_not_a_wrong_method():
+    said = str(checks.check_by_hand(-0.07, -0.15))  # two digits only
+    assert said.count("close, but more than 1% off") == 2, said
+    assert "walk back" not in said
+
+
+def test_no_tick_for_adding_gradients_that_never_arrive():
+    def tanh(v):  # the value, but no push_grad: v.grad stays 0
+        return Value(math.tanh(v.data), (v,))
+
+    verdict = checks.check_tanh(tanh, Value)
+    assert [ok for ok, _ in verdict.lines] == [True, False, False]

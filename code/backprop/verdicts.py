@@ -6,10 +6,10 @@ a Verdict by @check. Pure Python, so that it also runs in the page.
 """
 
 import functools
-import os
 import traceback
+from pathlib import Path
 
-HERE = os.path.dirname(os.path.abspath(__file__))  # this package's files
+HERE = Path(__file__).resolve().parent  # this package's files
 
 
 class NotYet(Exception):
@@ -70,7 +70,7 @@ def where(error):
     """', at line N of your cell' for the innermost line that raised the
     error outside this package (the engine included), or ''."""
     frames = [frame for frame in traceback.extract_tb(error.__traceback__)
-              if not os.path.abspath(frame.filename).startswith(HERE)]
+              if not Path(frame.filename).resolve().is_relative_to(HERE)]
     if not frames:
         return ""
     line = (frames[-1].line or "").strip()
