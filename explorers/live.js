@@ -7,9 +7,10 @@
 //
 // The cells share one namespace, as in a notebook. Running a cell first
 // runs every earlier live cell that has not run, without an error, in
-// its current text, except other exercises' checks: a check always sees
-// the current answer above it, whether or not the reader pressed its Run,
-// and an answer that fails stops the check with a note instead.
+// its current text, except the other exercises' starters and checks: a
+// check always sees the current answer above it, whether or not the
+// reader pressed its Run, and an answer that fails stops the check with
+// a note instead.
 
 const STARTING = "Starting Python in this page: the first Run loads it " +
   "from this site, which takes a few seconds…";
@@ -20,22 +21,31 @@ export function cellLabel(id) {
 }
 
 /** The earlier cells to run before cells[index]: those not run in their
- *  current text, leaving out check cells. Each entry has label, ran and
- *  text() (the source now). */
+ *  current text, leaving out the other exercises' cells (checks, and
+ *  starters, which an unfinished answer there would make fail). Each
+ *  entry has label, ran and text() (the source now). */
 export function staleBefore(cells, index) {
-  return cells.slice(0, index).filter((cell) =>
-    !cellLabel(cell.label).startsWith("check-") && cell.ran !== cell.text());
+  const exercise = cellLabel(cells[index].label).replace(/^check-/,
+    "starter-");
+  return cells.slice(0, index).filter((cell) => {
+    const label = cellLabel(cell.label);
+    const other = label.startsWith("check-") ||
+      (label.startsWith("starter-") && label !== exercise);
+    return !other && cell.ran !== cell.text();
+  });
 }
 
 let worker = null;
 let ready = null;
 let pending = null; // rejects the answer that a Stop will never send
+let starting = null; // rejects a start that a Stop cut short
 let running = null; // the cell whose run is under way, if any
 
 /** Pyodide in a worker (live-worker.js), with the book's files, started
  *  once; a Stop ends it, and the next Run starts a new one. */
 function python(config) {
   ready ??= new Promise((resolve, reject) => {
+    starting = reject;
     const at = (path) => new URL(path, document.baseURI).href;
     worker = new Worker(new URL("live-worker.js", import.meta.url),
       { type: "module" });
@@ -67,6 +77,7 @@ function stop(cells) {
   worker = null;
   ready = null;
   pending?.(new Error("stopped"));
+  starting?.(new Error("stopped"));
   for (const cell of cells) cell.ran = null;
 }
 
@@ -89,10 +100,10 @@ async function execute(cell) {
   return ok;
 }
 
-async function run(config, cells, index) {
+async function run(config, cells, index, fromKeys = false) {
   const cell = cells[index];
-  if (running === cell) { // the button says Stop
-    stop(cells);
+  if (running === cell) { // the button says Stop; Ctrl+Enter never stops
+    if (!fromKeys) stop(cells);
     return;
   }
   if (running) {
@@ -105,6 +116,7 @@ async function run(config, cells, index) {
   show(cell, ready ? "Running…" : STARTING);
   try {
     await python(config);
+    show(cell, "Running…");
     for (const earlier of staleBefore(cells, index)) {
       if (!await execute(earlier)) {
         show(cell, "Not run: an earlier code cell on this page failed " +
@@ -140,7 +152,7 @@ function edit(cell, onRun) {
   box.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      onRun();
+      onRun(true);
     }
   });
   const hint = document.createElement("p");
@@ -198,7 +210,8 @@ function setUp(doc, config) {
       label: node.id || node.querySelector("[id]")?.id, ran: null,
       code: scaffold, text: () => original };
     const position = cells.length;
-    const onRun = () => run(config, cells, position);
+    const onRun = (fromKeys = false) => run(config, cells, position,
+      fromKeys === true);
     button.addEventListener("click", onRun);
     editButton.onclick = () => edit(cell, onRun);
     cells.push(cell);

@@ -314,8 +314,11 @@ def test_an_error_in_the_answer_names_its_line():
 
 def test_rounded_numbers_hear_close_not_a_wrong_method():
     said = str(checks.check_by_hand(-0.07, -0.15))  # two digits only
-    assert said.count("close, but more than 1% off") == 2, said
+    assert said.count("close, but not to three significant digits") == 2
     assert "walk back" not in said
+    # three digits, but wrong in the third: not right either
+    assert not checks.check_by_hand(-0.0725, -0.145).ok
+    assert checks.check_by_hand(-0.0731, -0.146).ok
 
 
 def test_no_tick_for_adding_gradients_that_never_arrive():

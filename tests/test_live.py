@@ -258,6 +258,13 @@ def test_a_reader_runs_an_exercise_in_the_page_from_the_keyboard(
         assert not [u for u in requested if "/pyodide/" in u]  # not yet
         starter, check = page.locator("#starter-tanh"), page.locator(
             "#cell-check-tanh")
+        # Stop while Python is still starting: the cell is free again
+        check.get_by_role("button", name="Run").focus()
+        page.keyboard.press("Enter")
+        page.keyboard.press("Enter")  # the same button, now Stop
+        check.locator(".live-output pre").filter(has_text="Stopped").wait_for(
+            timeout=10_000)
+        assert check.get_by_role("button", name="Run").is_visible()
         # Edit, by keyboard: the code becomes a text box with the focus
         starter.get_by_role("button", name="Edit").focus()
         page.keyboard.press("Enter")

@@ -187,9 +187,9 @@ def check_by_hand(dL_dw, dL_db):
 
     want_w = central_difference(lambda w: loss(w, 0.25), -1.5)
     want_b = central_difference(lambda b: loss(-1.5, b), 0.25)
-    near = (": close, but more than 1% off: keep three significant digits "
-            "through the sums")
-    if close(db, want_b, 0.01):
+    near = (": close, but not to three significant digits: keep more "
+            "digits through the sums")
+    if close(db, want_b, 0.003):
         yield True, f"dL/db = {db} is right"
     else:
         hint = (near if close(db, want_b, 0.1) else
@@ -198,7 +198,7 @@ def check_by_hand(dL_dw, dL_db):
                 if close(db, _sigmoid(-0.5) - 1.0, 0.01) else
                 ": walk back through the graph one node at a time")
         yield False, f"dL/db = {db} is not right yet{hint}"
-    if close(dw, want_w, 0.01):
+    if close(dw, want_w, 0.003):
         yield True, f"dL/dw = {dw} is right"
     elif close(dw, db * 0.5, 0.01):  # wrong, but only through dL/db
         yield False, (f"dL/dw = {dw} is not right yet, but it follows "

@@ -23,9 +23,11 @@ test("a Run first runs earlier cells not run in their current text", () => {
     cell("starter-value-ops", "def exp(v): ..."), // never ran
     cell("cell-check-value-ops", "check_value_ops(exp, log, power, Value)"),
   ];
+  // a check runs its own starter, never another exercise's cells
   assert.deepEqual(staleBefore(cells, 4).map((c) => c.label),
-    ["starter-tanh", "starter-value-ops"]);
+    ["starter-value-ops"]);
   assert.deepEqual(staleBefore(cells, 2).map((c) => c.label),
     ["starter-tanh"]);
+  assert.deepEqual(staleBefore(cells, 3), []); // a starter: only set-up
   assert.deepEqual(staleBefore(cells, 0), []);
 });
