@@ -293,7 +293,13 @@ local function stuck(block, opening)
     .. opening), block, pandoc.RawBlock("typst", "]") })
 end
 
-local function keep_intros(blocks)
+-- What sticks to the block after it: an intro ending in a colon, and an
+-- exercise's check (site/print-drop-folded.lua). In the instructor
+-- edition the check ends the exercise and its solution follows inside it
+-- (site/solution.lua): no page turns between the exercise's last line
+-- and its solution. In the other editions nothing follows the check
+-- there, and it is left alone.
+local function keep_with_next(blocks)
   local result = pandoc.Blocks({})
   for i, block in ipairs(blocks) do
     if block.t == "Para" and ends_with_colon(block)
@@ -303,22 +309,7 @@ local function keep_intros(blocks)
       local indent = blocks[i - 1] ~= nil and blocks[i - 1].t == "Para"
       result:extend(stuck(block, indent
         and "#set par(first-line-indent: (amount: 1em, all: true))" or ""))
-    else
-      result:insert(block)
-    end
-  end
-  return result
-end
-
--- An exercise's check (site/print-drop-folded.lua) ends the exercise; in
--- the instructor edition its solution follows inside the same exercise
--- (site/solution.lua), and the check sticks to it: no page turns between
--- the exercise's last line and its solution. In the other editions
--- nothing follows it there, and sticky does nothing.
-local function keep_checks_with_solutions(blocks)
-  local result = pandoc.Blocks({})
-  for i, block in ipairs(blocks) do
-    if has_class(block, "^check%-expected$") and blocks[i + 1] ~= nil then
+    elseif has_class(block, "^check%-expected$") and blocks[i + 1] ~= nil then
       result:extend(stuck(block, ""))
     else
       result:insert(block)
@@ -354,9 +345,8 @@ function Pandoc(doc)
     end,
   })
   blocks = blocks:walk({ Inlines = sci_as_math })
-  blocks = blocks:walk({ Blocks = keep_intros })
-  blocks = blocks:walk({ Blocks = keep_checks_with_solutions })
-  blocks = keep_intros(blocks)
+  blocks = blocks:walk({ Blocks = keep_with_next })
+  blocks = keep_with_next(blocks)
 
   -- the arabic page count starts with the first numbered chapter
   local result = pandoc.Blocks({})

@@ -87,8 +87,11 @@ def test_tanh_with_a_wrong_local_derivative():
     assert str(checks.check_tanh(wrong, Value)) == (
         "not yet: 2 of 3 checks pass\n"
         "  ✓ tanh(v) has the right value at v = 0.5, -1.3, 2.0\n"
-        "  ✗ the gradient of tanh(v) at v = 0.5 is 0.786448 (finite "
-        "differences); your engine gives 0.537883\n"
+        # 1 - tanh(0.5)^2 = 0.786448, the wrong 1 - tanh(0.5) = 0.537883,
+        # each twice, for the upstream gradient of 2
+        "  ✗ with an upstream gradient of 2, v.grad at v = 0.5 should be "
+        "1.5729 (twice the slope of tanh(v), by finite differences); your "
+        "engine gives 1.07577\n"
         "  ✓ tanh(v) + tanh(v) adds both gradients into v.grad")
     wrong = solution("autograd", "tanh-solution", "w, b =",
                      ("v.grad +=", "v.grad ="))["tanh"]
@@ -106,8 +109,9 @@ def test_value_ops_with_a_wrong_power_rule():
         "not yet: 2 of 4 checks pass",
         "  ✓ exp(v): values, gradients and their sum are right",
         "  ✓ log(v): values, gradients and their sum are right",
-        "  ✗ the gradient of power(v, 3) at v = 0.5 is 0.75 (finite "
-        "differences); your engine gives 0.375"]
+        "  ✗ with an upstream gradient of 2, v.grad at v = 0.5 should be 1.5 "
+        "(twice the slope of power(v, 3), by finite differences); your "
+        "engine gives 0.75"]  # 2 x 3 (0.5)^2, against 2 x 3 (0.5)^3
 
 
 def test_micro_mlp_that_never_resets_its_gradients():
@@ -137,7 +141,7 @@ def test_pencil_answers_that_miss_a_step():
              "step is rounded to the nearest float32 number")
     assert str(checks_torch.check_leaky(lambda a: (1 + a) / 2, lambda a, n:
                2 / ((1 + a) * n))).splitlines()[1] == (
-        "  ✗ fraction(0.2) is 0.6: not the share of f(z')^2 in a standard "
+        "  ✗ my_fraction(0.2) is 0.6: not the share of f(z')^2 in a standard "
         "normal z'")
     assert str(checks_torch.check_xavier(1 / 64, 2**0.5 / 8, 0.5)
                ).splitlines()[1] == (
@@ -200,7 +204,7 @@ def test_measurements_that_do_not_add_up():
             [1, 2, 4, 8, 16, 32, 64]}
     assert checks_torch.check_checkpoint(kept, 8).ok
     assert str(checks_torch.check_checkpoint(kept, 4)).splitlines()[2] == (
-        "  ✗ best = 4: your own table keeps less with another number of "
+        "  ✗ my_best = 4: your own table keeps less with another number of "
         "segments")
     same = checks_torch.check_zero_grad(lambda zero: [1 / (k + 1) for k in
                                                       range(20)])
@@ -327,3 +331,33 @@ def test_no_tick_for_adding_gradients_that_never_arrive():
 
     verdict = checks.check_tanh(tanh, Value)
     assert [ok for ok, _ in verdict.lines] == [True, False, False]
+
+
+def test_gradcheck_tells_a_finite_difference_from_the_gradient():
+    params = [torch.tensor([0.3, -0.2], dtype=torch.float64)]
+
+    def loss(ps):
+        return float((ps[0] ** 3).sum())
+
+    exact = 3 * params[0] ** 2  # the gradient itself, the same for any h
+    said = str(checks_torch.check_gradcheck(lambda h: exact, loss, params))
+    assert said.startswith("not yet: central_differences gives the same")
+
+    def nudged_in_place(h):  # puts each entry back to rounding, not bits
+        flat, slopes = params[0].view(-1), []
+        for i in range(flat.numel()):
+            flat[i] += h
+            up = loss(params)
+            flat[i] -= 2 * h
+            down = loss(params)
+            flat[i] += h
+            slopes.append((up - down) / (2 * h))
+        return torch.tensor(slopes)
+
+    assert checks_torch.check_gradcheck(nudged_in_place, loss, params).ok
+
+
+def test_by_hand_is_graded_to_three_significant_digits():
+    # dL/dw = -0.073140 and dL/db = -0.146280, from the chain rule
+    assert checks.check_by_hand(-0.0732, -0.1463).ok  # one unit off: kept
+    assert not checks.check_by_hand(-0.073, -0.146).ok  # two digits of dw

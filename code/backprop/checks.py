@@ -60,9 +60,10 @@ def _unary(form, op, Value, reference, points):
                     " (the same as with an upstream gradient of 1: does "
                     "push_grad multiply by out.grad?)" if close(
                         v.grad, once.grad, 1e-9) else "")
-            problems.append(f"the gradient of {name} at v = {x} is "
-                            f"{number(want)} (finite differences); "
-                            f"your engine gives {number(got)}{hint}")
+            problems.append(f"with an upstream gradient of 2, v.grad at v = "
+                            f"{x} should be {number(2 * want)} (twice the "
+                            f"slope of {name}, by finite differences); "
+                            f"your engine gives {number(v.grad)}{hint}")
     yield (not problems, problems[0] if problems else
            f"the gradient of {name} matches finite differences, "
            "with an upstream gradient of 2")
@@ -157,6 +158,11 @@ def check_micro_mlp(train_xor, seed=6050):
         raise NotYet(f"losses has {len(losses)} entries for 400 updates")
     want, want_solved = xor_descent(seed)
     if not close(losses[0], want[0], 1e-9):
+        for factor, what in ((2, "half"), (4, "the mean")):
+            if close(losses[0] * factor, want[0], 1e-9):
+                raise NotYet(f"the first loss, {number(losses[0])}, is "
+                             f"{what} of the squared error summed over the "
+                             "four points that the exercise asks for")
         raise NotYet(f"the first loss, {number(losses[0])}, is not that of "
                      "weights drawn from random.Random(seed) neuron by "
                      "neuron, the hidden ones first, with biases 0")
@@ -189,7 +195,11 @@ def check_by_hand(dL_dw, dL_db):
     want_b = central_difference(lambda b: loss(-1.5, b), 0.25)
     near = (": close, but not to three significant digits: keep more "
             "digits through the sums")
-    if close(db, want_b, 0.003):
+
+    def unit(x):  # one unit of x's third significant digit
+        return 10.0 ** (math.floor(math.log10(abs(x))) - 2)
+
+    if close(db, want_b, 0, unit(want_b)):
         yield True, f"dL/db = {db} is right"
     else:
         hint = (near if close(db, want_b, 0.1) else
@@ -198,7 +208,7 @@ def check_by_hand(dL_dw, dL_db):
                 if close(db, _sigmoid(-0.5) - 1.0, 0.01) else
                 ": walk back through the graph one node at a time")
         yield False, f"dL/db = {db} is not right yet{hint}"
-    if close(dw, want_w, 0.003):
+    if close(dw, want_w, 0, unit(want_w)):
         yield True, f"dL/dw = {dw} is right"
     elif close(dw, db * 0.5, 0.01):  # wrong, but only through dL/db
         yield False, (f"dL/dw = {dw} is not right yet, but it follows "

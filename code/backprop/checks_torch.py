@@ -28,12 +28,20 @@ def check_gradcheck(central_differences, loss, params):
         entry[i] = kept
         return value
 
+    slopes = {}
     for h in (1e-4, 1e-6):
         got = call(f"central_differences({h:g})", central_differences, h)
-        got = torch.as_tensor(got, dtype=torch.float64).flatten()
-        if not all(torch.equal(p, q) for p, q in zip(params, before)):
+        slopes[h] = torch.as_tensor(got, dtype=torch.float64).flatten()
+        # put back to rounding: += h, then -= h, may move the last bit
+        if not all(torch.allclose(p, q, rtol=0, atol=1e-12)
+                   for p, q in zip(params, before)):
             raise NotYet(f"central_differences({h:g}) leaves the parameters"
                          " changed: put every entry back after you nudge it")
+    if torch.equal(slopes[1e-4], slopes[1e-6]):
+        raise NotYet("central_differences gives the same slopes for h = "
+                     "1e-4 and 1e-6, to the last bit; a finite difference "
+                     "changes with h: does it use h?")
+    for h, got in slopes.items():
         if len(got) != len(flat):
             raise NotYet(f"central_differences({h:g}) returns {len(got)} "
                          f"slopes; the parameters have {len(flat)} entries")
@@ -143,12 +151,12 @@ def check_checkpoint(kept, best, depth=64, width=64, batch=128):
     least. The reference is counted by hand: s segment inputs and d/s
     ReLU outputs of batch x width float32 numbers, plus the output."""
     if not kept:
-        raise NotYet("kept is empty: record the bytes for each number of "
+        raise NotYet("my_kept is empty: record the bytes for each number of "
                      "segments")
     counts = [2**k for k in range(int(math.log2(depth)) + 1)]
     missing = [s for s in counts if s not in kept]
     if missing:
-        raise NotYet(f"kept has no entry for {missing[0]} segments")
+        raise NotYet(f"my_kept has no entry for {missing[0]} segments")
     wrong = [s for s in counts if kept[s] !=
              (s + depth // s) * batch * width * 4 + batch * 4]
     yield (not wrong, "every count of bytes is right" if not wrong else
@@ -156,10 +164,10 @@ def check_checkpoint(kept, best, depth=64, width=64, batch=128):
            f"{kept[wrong[0]]:,} bytes is not what "
            f"the {depth}-layer network keeps for a batch of {batch}")
     least = min(counts, key=kept.get)
-    ok = given("best", best) == least
-    yield ok, (f"best = {best}: the fewest bytes in your own table" if ok else
-               f"best = {best}: your own table keeps less with another "
-               "number of segments")
+    ok = given("my_best", best) == least
+    yield ok, (f"my_best = {best}: the fewest bytes in your own table" if ok
+               else f"my_best = {best}: your own table keeps less with "
+               "another number of segments")
 
 
 @check
@@ -192,7 +200,7 @@ def check_zero_grad(train_linear):
 def check_float32(g_needed, w=0.2, lr=0.1):
     """Exercise float32: the |g| above which one step w - lr g, in
     float32, stores a different number than w."""
-    g = given("|g|", g_needed)
+    g = given("my_g", g_needed)
     w32 = torch.tensor(w)  # float32
 
     def moves(g):
@@ -218,11 +226,11 @@ def check_leaky(fraction, var_w, n_in=256):
         wrong = None
         for alpha in (0.2, 0.0, 1.0, 0.5):
             if name == "fraction":
-                shown, args = f"fraction({alpha})", (alpha,)
+                shown, args = f"my_fraction({alpha})", (alpha,)
                 squared = torch.where(z > 0, z, alpha * z) ** 2
                 want = torch.trapezoid(squared * density, z).item()
             else:
-                shown, args = f"var_w({alpha}, {n_in})", (alpha, n_in)
+                shown, args = f"my_var_w({alpha}, {n_in})", (alpha, n_in)
                 gain = torch.nn.init.calculate_gain("leaky_relu", alpha)
                 want = gain**2 / n_in
             got = given(shown, call(shown, f, *args))

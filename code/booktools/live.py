@@ -37,7 +37,7 @@ INTEGRITY = ("sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+"
 # What loadPyodide() reads; the rest of the package (TypeScript types,
 # source maps, the consoles, the CommonJS loader) is not served.
 RUNTIME = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
-           "python_stdlib.zip", "pyodide-lock.json", "package.json"]
+           "python_stdlib.zip", "pyodide-lock.json"]
 CACHE = ROOT / ".cache" / f"pyodide-{VERSION}"
 # What the live cells import, as the site's live/ folder holds it.
 PACKAGE = {"backprop/__init__.py": None,  # empty: the real one needs torch
@@ -58,8 +58,8 @@ NOTE = ("The pure-Python code cells on this page, the ones with a Run "
         "button, run in your browser, with nothing to install: press Edit "
         "to change a cell, and Run (or Ctrl+Enter in the editor) to run "
         "it. Python starts on the first Run, which takes a few seconds. "
-        "Cells that use PyTorch show the book's own output; run those in "
-        "the notebooks.")
+        "Cells that use PyTorch, which the browser does not have, show the "
+        "book's own output.")
 BLOCK = re.compile(r'<p class="live-note" hidden>.*?<script type="module" '
                    r'src="[^"]*live\.js"></script>', re.S)
 
