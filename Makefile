@@ -40,50 +40,28 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 test: setup
 	$(BIN)/pytest
 
-# Each chapter runs once per build, whatever the formats, into what Quarto
-# renders (chapters/x-executed.ipynb); the run also keeps the chapter's
-# figures (figures/, as SVG and PDF) and the numbers the slides take from
-# it. A chapter runs again only when something it runs changes: its
-# source, the teaching package, the questions, the slides' numbers, the
-# pins, or the build modules that run it or that its kernel imports. The
-# exporters, the renderer and the bench are not among them.
-CHAPTERS := $(wildcard chapters/*.qmd)
-EXECUTED := $(CHAPTERS:.qmd=-executed.ipynb)
-NOTEBOOKS := $(patsubst chapters/%.qmd,notebooks/%.ipynb,$(CHAPTERS))
-BOOKTOOLS := code/booktools
-RUNS := $(wildcard code/backprop/*.py) chapters/questions.yml \
-  slides/numbers.yml requirements.txt \
-  $(addprefix $(BOOKTOOLS)/,__init__.py qmd.py run.py slides.py quiz.py \
-  explorers.py live.py)
+# Quarto runs the chapters of _quarto.yml's list once, rendering the site
+# into _book/ (`quarto render --to html -M keep-ipynb:true`), and keeps
+# the notebooks it executed in _executed/; from them come the figures
+# (figures/), the slides' numbers, the student notebooks and their zip
+# (notebooks/), the PDF and the editions, without running anything
+# again (code/booktools/render.py). The run is redone when anything it
+# reads changes.
+RUN_INPUTS := _quarto.yml _environment index.qmd references.qmd \
+  references.bib $(wildcard chapters/*.qmd chapters/*.yml \
+  code/backprop/*.py \
+  code/booktools/*.py site/* explorers/*) slides/numbers.yml \
+  requirements.txt
+RENDER = PATH="$$PATH:$(BIN)" $(PY) -m booktools.render \
+  $(if $(PROFILE),--profile $(PROFILE))
 
-chapters/%-executed.ipynb: chapters/%.qmd $(RUNS) | $(VENV)/.installed
-	$(PY) -m booktools execute $<
+_executed/.done: $(RUN_INPUTS) | quarto
+	@PATH="$$PATH:$(BIN)" $(PY) -m booktools.render execute
 
-# The numbers each run kept are gathered into slides/_variables.yml.
-slides/_variables.yml: $(EXECUTED) $(BOOKTOOLS)/slides.py
-	$(PY) -m booktools variables
+executed: _executed/.done
 
-# The chapters are independent: run them side by side (2 cores here).
-executed: $(VENV)/.installed
-	@$(MAKE) --no-print-directory -j2 $(EXECUTED) slides/_variables.yml
-
-# The figures are what the chapters' runs show.
-figures: executed
-
-# A student notebook is made from its executed chapter, without running
-# it; the book's numbering comes from every chapter's source.
-notebooks/%.ipynb: chapters/%-executed.ipynb $(CHAPTERS) _quarto-source.yml \
-  $(addprefix $(BOOKTOOLS)/,__init__.py qmd.py quiz.py notebooks.py) \
-  | $(VENV)/.installed
-	$(PY) -m booktools notebook $<
-
-# The zip: the notebooks, the teaching package and what they need pinned.
-notebooks/backprop-notebooks.zip: $(NOTEBOOKS) $(wildcard code/backprop/*.py) \
-  requirements.txt $(BOOKTOOLS)/bundle.py
-	$(PY) -m booktools bundle
-
-notebooks: executed
-	@$(MAKE) --no-print-directory notebooks/backprop-notebooks.zip
+# The figures and the notebooks are what the chapters' run shows.
+figures notebooks: executed
 
 bench: setup
 	$(PY) -m booktools bench
@@ -94,24 +72,20 @@ quarto: setup
 	  $(PY) -m pip install --quiet quarto-cli==$(QUARTO_VERSION) >/dev/null 2>&1 || \
 	  { echo "error: Quarto $(QUARTO_VERSION) is missing: install it from https://quarto.org/docs/download/ (or use environment.yml), then run make again" >&2; exit 1; }
 
-# Quarto renders the executed chapters (profile executed; see _quarto.yml):
-# the site, and beside it the PDF (in a copy of the sources) then the
-# slides; a failed render removes the output (booktools/render.py). With
-# PROFILE=instructor or course, into _book-<profile>/.
-RENDER = PATH="$$PATH:$(BIN)" $(PY) -m booktools.render \
-  $(if $(PROFILE),--profile $(PROFILE))
+# The site is the run's own render; with PROFILE=instructor or course,
+# an edition is rendered from the executed notebooks into
+# _book-<profile>/. A failed render removes the output.
+html: executed
+	@$(if $(PROFILE),$(RENDER) html,:)
 
-html: quarto executed notebooks
-	@$(RENDER) html
-
-pdf: quarto executed
+pdf: executed
 	@$(RENDER) pdf
 
-slides: quarto executed
+slides: executed
 	@$(RENDER) slides
 
-book: quarto executed notebooks
-	@$(RENDER) html pdf slides
+book: executed
+	@$(RENDER) $(if $(PROFILE),html) pdf slides
 
 # Quarto's own preview of the .qmd chapters (the default profile): saving
 # a chapter runs that chapter again and refreshes its page.
@@ -119,6 +93,6 @@ preview: quarto
 	PATH="$$PATH:$(BIN)" quarto preview $(if $(PROFILE),--profile $(PROFILE))
 
 clean:
-	rm -rf _book _book-* .quarto notebooks chapters/*_files index_files \
-	  chapters/*-executed.ipynb slides/_variables.yml slides/backprop.html \
-	  slides/*.pdf slides/.quarto
+	rm -rf _book _book-* .quarto _executed notebooks chapters/*_files \
+	  index_files chapters/*.quarto_ipynb* slides/_variables.yml \
+	  slides/backprop.html slides/*.pdf slides/.quarto

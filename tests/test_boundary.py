@@ -18,8 +18,7 @@ import re
 import pytest
 import torch
 import yaml
-
-from booktools.qmd import ROOT, read_qmd
+from sources import ROOT, read_qmd
 
 PACKAGE = ROOT / "code" / "backprop"
 CHAPTERS = sorted((ROOT / "chapters").glob("*.qmd"))
@@ -187,40 +186,3 @@ def test_seeded_functions_repeat_whatever_ran_before():
     torch.randn(100)  # a cell in between that draws
     again = depth.build_mlp(2, width=4, batch=3)[0]
     assert torch.equal(first, again)
-
-
-def booktools_imports(source):
-    """The booktools modules that a piece of code imports."""
-    found = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            if node.module == "booktools":
-                found |= {a.name for a in node.names}
-            elif node.module.startswith("booktools."):
-                found.add(node.module.split(".")[1])
-        elif isinstance(node, ast.Import):
-            found |= {a.name.split(".")[1] for a in node.names
-                      if a.name.startswith("booktools.")}
-    return found
-
-
-def test_make_reruns_a_chapter_when_any_build_module_it_runs_changes():
-    # what a chapter's run loads: run.py, and what the chapters' cells
-    # import from booktools; and what those import in turn
-    tools = ROOT / "code" / "booktools"
-    todo = {"run"}
-    for path in CHAPTERS:
-        _, cells = read_qmd(path)
-        for cell in cells:
-            if cell.kind == "code":
-                todo |= booktools_imports(cell.source)
-    loaded = set()
-    while todo:
-        name = todo.pop()
-        if name not in loaded and (tools / f"{name}.py").exists():
-            loaded.add(name)
-            todo |= booktools_imports((tools / f"{name}.py").read_text())
-    makefile = (ROOT / "Makefile").read_text()
-    runs = re.search(r"^RUNS :=(.*?)\n\n", makefile, re.MULTILINE | re.DOTALL)
-    listed = set(re.findall(r"(\w+)\.py", runs.group(1)))
-    assert loaded | {"__init__"} <= listed, sorted(loaded - listed)

@@ -10,9 +10,10 @@ import re
 
 import numpy as np
 import pytest
+import sources as qmd
 
 from backprop.prose import count, fixed
-from booktools import ROOT, qmd
+from booktools import ROOT
 
 EXECUTABLE = [p for p in qmd.chapters() if "```{python}" in p.read_text()]
 

@@ -1,144 +1,59 @@
-"""The executor behaves like Quarto's Jupyter engine on small documents."""
+"""The build keeps what Quarto's one run of the chapters made: figures,
+inline values, cross-reference numbers and the student notebooks."""
+
+import json
+import shutil
+import subprocess
 
 import nbformat
 import pytest
+from sources import read_qmd
 
-from booktools import notebooks, quiz, run
-from booktools.qmd import read_qmd
-from booktools.run import ChapterError, execute, execute_chapter
-
-DOC = """---
-title: test
----
-
-# A test {#sec-test}
-
-```{python}
-#| label: first
-#| eval: true
-x = 1
-```
-
-Inline before the change: `{python} x`.
-
-```{python}
-#| label: skipped
-#| eval: false
-x = 100
-```
-
-```{python}
-{{< include included.py >}}
-```
-
-Inline after the change: `{python} x`.
-
-```python
-# a display-only block is prose, never executed
-raise SystemExit
-```
-"""
+from booktools import executed, notebooks, quiz
 
 
-def test_cells_options_includes_and_inline_order(tmp_path):
-    (tmp_path / "included.py").write_text("x = x + 1\n")
-    path = tmp_path / "doc.qmd"
-    path.write_text(DOC)
-    meta, cells = read_qmd(path)
-    assert meta == {"title": "test"}
-    code = [c for c in cells if c.kind == "code"]
-    assert [c.options.get("label") for c in code] == ["first", "skipped",
-                                                       None]
-    assert code[2].source.strip() == "x = x + 1"
-    assert code[0].line == 7  # the fence line in the file
-    ran = execute(path)
-    shown = [v for c in ran for _, v in c.inline]
-    assert shown == ["1", "2"]  # eval: false skipped; order kept
+def figure_cell(label, *svgs):
+    cell = nbformat.v4.new_code_cell(f"#| label: {label}\nplot()")
+    cell.id, cell.execution_count = label, 1
+    cell.outputs = [nbformat.v4.new_output(
+        "display_data", data={"image/svg+xml": svg, "text/plain": "fig"})
+        for svg in svgs]
+    return cell
 
 
-def test_failing_cell_names_file_line_and_label(tmp_path):
-    path = tmp_path / "broken.qmd"
-    path.write_text("# A chapter\n\n```{python}\n#| label: bad-cell\n"
-                    "x = 1\n1 / 0\n```\n")
-    with pytest.raises(ChapterError) as failure:
-        execute(path)
-    message = str(failure.value)
-    first = message.splitlines()[0]
-    assert first.endswith("broken.qmd:6: ZeroDivisionError: division by zero")
-    assert "cell 'bad-cell' at" in message and "broken.qmd:5" in message
-    assert "Cell In[" not in message  # frames named by file:line
-    assert "nbclient" not in message and "booktools" not in message
+def test_a_figure_cell_keeps_its_one_figure():
+    nb = nbformat.v4.new_notebook(cells=[
+        figure_cell("fig-one", "<svg>1</svg>"),
+        figure_cell("plain", "<svg>not a figure cell</svg>")])
+    assert executed.figures(nb) == {"one": "<svg>1</svg>"}
+    nb.cells.append(figure_cell("fig-two", "<svg>a</svg>", "<svg>b</svg>"))
+    with pytest.raises(executed.CollectError, match="fig-two shows 2"):
+        executed.figures(nb)
 
 
-def test_failure_in_a_function_points_into_the_included_file(tmp_path):
-    (tmp_path / "helper.py").write_text("def f(x):\n    return 1 / x\n")
-    path = tmp_path / "calls.qmd"
-    path.write_text("```{python}\n{{< include helper.py >}}\n```\n\n"
-                    "```{python}\nf(0)\n```\n")
-    with pytest.raises(ChapterError) as failure:
-        execute(path)
-    message = str(failure.value)
-    assert message.splitlines()[0].endswith("helper.py:2: ZeroDivisionError: "
-                                            "division by zero")
-    assert "calls.qmd:6" in message  # the statement that called it
+def test_inline_values_are_quartos():
+    cell = nbformat.v4.new_markdown_cell(
+        "Twice: `{python} x` and `{python} x`; once `{python} f(x)`.")
+    cell.metadata["user_expressions"] = [
+        {"expression": e, "result": {"data": {"text/plain": v}}}
+        for e, v in [("x", "1"), ("x", "1"), ("f(x)", "2")]]
+    assert notebooks.with_values(cell) == "Twice: 1 and 1; once 2."
 
 
-def test_failing_inline_expression_names_file(tmp_path):
-    path = tmp_path / "inline.qmd"
-    path.write_text("# A page\n\nText, and then\n"
-                    "some `{python} undefined_name`.\n")
-    with pytest.raises(ChapterError, match=r"inline.qmd:4: the inline "
-                       r"expression `undefined_name` failed: NameError"):
-        execute(path)
-
-
-FIGURE_DOC = """# Figures {#sec-figures}
-
-```{python}
-#| label: fig-line
-#| fig-cap: "A line."
-import matplotlib.pyplot as plt
-
-plt.plot([0, 1], [1, 0])
-plt.show()
-```
-
-```{python}
-#| label: plain
-print("no figure here")
-```
-"""
-
-
-def test_a_run_keeps_its_figures_as_the_book_shows_them(tmp_path):
-    # one small chapter run: figures/<label without fig->.svg and .pdf,
-    # dated by SOURCE_DATE_EPOCH; Quarto is given the SVG only
-    path = tmp_path / "doc.qmd"
-    path.write_text(FIGURE_DOC)
-    figures = tmp_path / "figures"
-    execute_chapter(path, figures=figures)
-    assert sorted(p.name for p in figures.iterdir()) == ["line.pdf",
-                                                         "line.svg"]
-    svg = (figures / "line.svg").read_text()
-    assert svg.startswith("<?xml") and "<path" in svg
-    assert "<dc:date>1970-01-01T00:00:00+00:00</dc:date>" in svg
-    assert run.SOURCE_DATE_EPOCH == "0"
-    pdf = (figures / "line.pdf").read_bytes()
-    assert pdf.startswith(b"%PDF") and b"(D:19700101000000Z)" in pdf
-    executed = nbformat.read(tmp_path / "doc-executed.ipynb", as_version=4)
-    figure = next(c for c in executed.cells if "fig-line" in c.source)
-    (data,) = [o.data for o in figure.outputs if "data" in o]
-    assert "application/pdf" not in data
-    assert data["image/svg+xml"] == svg
-    assert executed.metadata["slide-numbers"] == {}
-
-
-def test_a_fig_cell_shows_one_figure(tmp_path):
-    path = tmp_path / "two.qmd"
-    path.write_text("```{python}\n#| label: fig-two\nprint(2)\n```\n")
-    with pytest.raises(ChapterError, match="cell 'fig-two' shows 0 figures"):
-        execute_chapter(path, figures=tmp_path / "figures")
-    assert not (tmp_path / "two-executed.ipynb").exists()
+def test_numbers_are_read_from_quartos_index(tmp_path):
+    xref = tmp_path / ".quarto" / "xref"
+    xref.mkdir(parents=True)
+    (xref / "INDEX").write_text(json.dumps(
+        {"chapters/a.qmd": {"a.html": "abc"}}))
+    entries = [("sec-a", 1, [2, 0, 0]), ("sec-a-b", 3, [2, 1, 0]),
+               ("sec-a-b-c", 4, [2, 1, 3]), ("fig-x", 3, [2, 1, 0]),
+               ("eq-y", 1, [2, 0, 0])]
+    (xref / "abc").write_text(json.dumps({"entries": [
+        {"key": k, "order": {"number": n, "section": s}}
+        for k, n, s in entries]}))
+    assert notebooks.book_numbers(tmp_path) == {
+        "sec-a": "2", "sec-a-b": "2.1", "sec-a-b-c": "2.1.3",
+        "fig-x": "2.3", "eq-y": "2.1"}
 
 
 EXECUTED = """# A chapter {#sec-a}
@@ -223,19 +138,18 @@ def test_student_notebook_is_made_from_the_executed_one(tmp_path):
     assert student.cells[-1].source == form  # the questions, as markdown
 
 
-def test_a_failing_chapter_removes_the_built_site(tmp_path, monkeypatch):
-    import booktools
-    from booktools.__main__ import main
-
-    monkeypatch.setattr(booktools, "ROOT", tmp_path)  # not the real _book/
-    (tmp_path / "_book").mkdir()
-    (tmp_path / "_book" / "index.html").write_text("stale")
-    path = tmp_path / "broken.qmd"
-    path.write_text("```{python}\n#| label: bad-cell\n1 / 0\n```\n")
-    with pytest.raises(SystemExit) as stopped:
-        main(["execute", str(path)])
-    message = str(stopped.value.code)
-    assert message.startswith("error: ") and "broken.qmd:3" in message
-    assert "_book/ removed" in message
-    assert not (tmp_path / "_book").exists()
-    assert not (tmp_path / "broken-executed.ipynb").exists()
+def test_a_failing_cell_stops_the_build_and_says_where(tmp_path):
+    if shutil.which("quarto") is None:
+        pytest.skip("Quarto is not on PATH")
+    (tmp_path / "_quarto.yml").write_text(
+        "project: {type: book}\nbook: {title: T, author: A, chapters: "
+        "[index.qmd, broken.qmd]}\n")
+    (tmp_path / "index.qmd").write_text("# Preface {.unnumbered}\n")
+    (tmp_path / "broken.qmd").write_text(
+        "# Broken\n\n```{python}\n#| label: bad-cell\n1 / 0\n```\n")
+    result = subprocess.run(["quarto", "render", "--to", "html"],
+                            cwd=tmp_path, capture_output=True, text=True)
+    log = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "ZeroDivisionError" in log and "bad-cell" in log
+    assert "broken.qmd" in log

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from sources import chapters, read_qmd
 
 from booktools import ROOT
-from booktools.qmd import chapters, read_qmd
 
 BIN = Path(sys.executable).parent
 TEACHING = ROOT / "code" / "backprop"

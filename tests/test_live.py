@@ -12,8 +12,9 @@ import tarfile
 import textwrap
 
 import pytest
+import sources as qmd
 
-from booktools import ROOT, live, qmd
+from booktools import ROOT, live
 from booktools.live import RUNTIME
 
 
@@ -246,8 +247,8 @@ def type_into(page, text):
 def test_a_reader_runs_an_exercise_in_the_page_from_the_keyboard(
         render_log):
     from browser import WatchedPage, chromium, serve
+    from built import BOOK as book
 
-    book = ROOT / "_book"
     with serve(book) as origin, chromium() as browser:
         watched = WatchedPage(browser, origin)
         page = watched.page

@@ -11,12 +11,11 @@ import zipfile
 
 import nbformat
 import pytest
+from built import BUILD
+from sources import book_numbers, chapters, read_qmd
 
 from booktools import ROOT, bundle
 from booktools.bundle import PinError, code_of, requirements
-from booktools.notebooks import to_notebook
-from booktools.qmd import book_numbers, chapters, read_qmd
-from booktools.run import SOURCE_DATE_EPOCH, figure_files, to_quarto_notebook
 
 FIGURES = ROOT / "figures"
 
@@ -61,55 +60,40 @@ def figure_names():
             if cell.kind == "code" and cell.label.startswith("fig-")]
 
 
-def test_figures_are_one_pair_per_figure_label():
+def test_figures_are_one_file_per_figure_label():
     names = figure_names()
     assert names and len(names) == len(set(names))
-    committed = sorted(p.name for p in FIGURES.iterdir()
-                       if p.suffix in {".svg", ".pdf"})
-    assert committed == sorted(f"{name}.{suffix}" for name in names
-                               for suffix in ("svg", "pdf")), (
+    committed = sorted(p.name for p in FIGURES.iterdir())
+    assert committed == sorted(f"{name}.svg" for name in names), (
         "run `make figures` (the chapters' runs), remove what no fig- "
         "label names, and commit figures/")
 
 
-def test_committed_figures_are_what_the_chapters_show(run_chapter):
-    # the same run as the executed notebooks' (booktools.run), live here
-    shown = {}
-    for path in chapters():
-        if "```{python}" in path.read_text():
-            shown |= figure_files(run_chapter(path.stem).cells)
-    assert sorted(shown) == sorted(figure_names())
-    for name, files in shown.items():
-        for suffix, data in files.items():
-            assert same_figure(data, (FIGURES / f"{name}.{suffix}")
-                               .read_bytes()), (
-                f"figures/{name}.{suffix} is stale: run `make figures`")
+def test_committed_figures_are_what_the_chapters_show(render_log):
+    # the test build's run wrote its figures into its copy's figures/
+    shown = sorted(p.name for p in (BUILD / "figures").glob("*.svg"))
+    assert shown == sorted(f"{name}.svg" for name in figure_names())
+    for name in shown:
+        assert same_figure((BUILD / "figures" / name).read_bytes(),
+                           (FIGURES / name).read_bytes()), (
+            f"figures/{name} is stale: run `make figures`")
 
 
 def test_figures_carry_no_timestamps():
-    # matplotlib dates them by SOURCE_DATE_EPOCH, the same in every build
-    assert SOURCE_DATE_EPOCH == "0"
+    # matplotlib dates them by SOURCE_DATE_EPOCH, which Quarto sets for
+    # every render from _environment
+    assert "SOURCE_DATE_EPOCH=0\n" in (ROOT / "_environment").read_text()
     for svg in FIGURES.glob("*.svg"):
         assert set(re.findall(r"<dc:date>(.*?)</dc:date>", svg.read_text())
                    ) <= {"1970-01-01T00:00:00+00:00"}, svg.name
-    for pdf in FIGURES.glob("*.pdf"):
-        data = pdf.read_bytes()
-        assert set(re.findall(rb"/CreationDate \((.*?)\)", data)) <= {
-            b"D:19700101000000Z"}, pdf.name
-        assert b"/ModDate" not in data, pdf.name
 
 
 @pytest.fixture(scope="module")
-def notebooks(run_chapter):
-    """The student notebooks, made as make makes them: from the executed
-    notebooks (here as written to disk and read back)."""
-    numbers = book_numbers()
-    made = {}
-    for name in ("backprop", "autograd", "deep", "by-hand"):
-        executed = nbformat.reads(nbformat.writes(to_quarto_notebook(
-            run_chapter(name))), as_version=4)
-        made[f"{name}.ipynb"] = to_notebook(executed, numbers)
-    return made
+def notebooks(render_log):
+    """The student notebooks, as the test build made them from the
+    notebooks Quarto executed."""
+    return {p.name: nbformat.read(p, as_version=4)
+            for p in sorted((BUILD / "notebooks").glob("*.ipynb"))}
 
 
 def test_notebooks_are_clean_and_leave_out_the_solutions(notebooks):

@@ -14,11 +14,12 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
+from built import BOOK, INSTRUCTOR
 
 from booktools import ROOT
 
-PRINTED = {"student": ROOT / "_book" / "backprop.pdf",
-           "instructor": ROOT / "_book-instructor" / "backprop-instructor.pdf"}
+PRINTED = {"student": BOOK / "backprop.pdf",
+           "instructor": INSTRUCTOR / "backprop-instructor.pdf"}
 PRINTER_MARGIN = 10  # mm from the paper's edge: what a desktop printer prints
 EDITIONS = pytest.mark.parametrize("edition", PRINTED)
 
@@ -47,7 +48,7 @@ def with_filter(name, markdown, to, folder):
 def printed(edition):
     pdf = PRINTED[edition]
     if not pdf.exists():
-        pytest.skip(f"{pdf.relative_to(ROOT)} was not built")
+        pytest.skip(f"{pdf.name} was not built")
     return pdf
 
 

@@ -13,16 +13,17 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
+import sources as qmd
 
-from booktools import ROOT, qmd
+from booktools import ROOT
 
 needs_quarto = pytest.mark.skipif(
     shutil.which("quarto") is None,
     reason="Quarto is not on PATH: the rendered book cannot be built here "
            "(CI installs Quarto 1.10 and runs these tests)")
 
-BOOK = ROOT / "_book"
-INSTRUCTOR = ROOT / "_book-instructor"
+from built import BOOK, COURSE, INSTRUCTOR  # noqa: E402
+
 DECK = BOOK / "slides" / "backprop.html"
 HANDOUT = BOOK / "slides" / "backprop-handout.pdf"
 LETTER = BOOK / "slides" / "backprop-handout-letter.pdf"
@@ -34,7 +35,6 @@ ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 KNOWN_LOCAL_WARNING = ("WARN: typst-gather analyze failed; staging all "
                        "packages as fallback: typst-gather binary not found.")
 PHONE = 390  # CSS pixels: the viewport of a common phone
-COURSE = ROOT / "_book-course"
 
 
 def warnings_in(log):

@@ -19,9 +19,10 @@ import shutil
 import subprocess
 
 import pytest
+import sources as qmd
 from browser import WatchedPage, axe_violations, chromium, serve
 
-from booktools import ROOT, postrender, qmd
+from booktools import ROOT, postrender
 
 FIXES = ROOT / "site" / "accessibility.html"
 PAGE = ROOT / "tests" / "pages" / "quarto-like.html"
@@ -99,27 +100,13 @@ def test_long_output_wraps_instead_of_scrolling(tmp_path):
 
 # ---- the rendered book ------------------------------------------------------
 
-BOOK = ROOT / "_book"
+from built import BOOK, INSTRUCTOR  # noqa: E402
+
 DECK = BOOK / "slides" / "backprop.html"
-NOTES = ROOT / "_book-instructor" / "backprop-slides-with-notes.pdf"
-# What renders the book: a built book older than any of them is rebuilt.
-RENDERS = ["code/booktools/*.py", "site/*", "slides/*.qmd", "slides/*.yml",
-           "slides/*.css", "slides/accessibility.html", "_quarto.yml",
-           "index.qmd", "chapters/*-executed.ipynb"]
-
-
+NOTES = INSTRUCTOR / "backprop-slides-with-notes.pdf"
 @pytest.fixture(scope="module")
-def book():
-    if shutil.which("quarto") is None:
-        pytest.skip("Quarto is not on PATH: the rendered book cannot be "
-                    "built here (CI installs Quarto 1.10)")
-    built = [BOOK / "index.html", DECK, NOTES]
-    newest = max(p.stat().st_mtime for pattern in RENDERS
-                 for p in ROOT.glob(pattern))
-    if not all(p.exists() and p.stat().st_mtime >= newest for p in built):
-        result = subprocess.run(["make", "book"], cwd=ROOT, text=True,
-                                capture_output=True, timeout=1800)
-        assert result.returncode == 0, result.stdout[-3000:]
+def book(render_log):
+    """The site of the test build (conftest.py)."""
     return BOOK
 
 

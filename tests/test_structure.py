@@ -10,9 +10,10 @@ from collections import namedtuple
 
 import bibtexparser
 import pytest
+import sources as qmd
 import yaml
 
-from booktools import ROOT, qmd
+from booktools import ROOT
 
 CHAPTERS = qmd.chapters()
 CROSSREF = re.compile(r"@((?:fig|eq|sec|tbl|exr)-[\w-]*\w)")
@@ -237,8 +238,12 @@ def test_cell_labels_use_only_figure_and_table_prefixes(path):
         assert label.split("-")[0] not in reserved, label
 
 
-def test_notebook_numbering_follows_the_book():
-    numbers = qmd.book_numbers()
+def test_notebook_numbering_follows_the_book(render_log):
+    from built import BUILD
+
+    from booktools.notebooks import book_numbers
+
+    numbers = book_numbers(BUILD)  # Quarto's, from the test build
     # the preface is unnumbered: the three chapters of the text are 1 to 3
     # and the companion 4
     assert numbers["sec-backprop"] == "1"
@@ -272,16 +277,6 @@ def test_citation_facts_agree_everywhere():
     assert f"{cite['author']} ({year})" in preface
     footer = config["book"]["page-footer"]["center"]
     assert f"{cite['author']} ({year})" in footer
-
-
-def test_solution_filter_runs_for_every_format_before_quarto():
-    # pre-ast: the callout it writes is parsed and its @exr- title
-    # numbered by Quarto's own filters, which run after it
-    config = yaml.safe_load((ROOT / "_quarto.yml").read_text())
-    entry = {"path": "site/solution.lua", "at": "pre-ast"}
-    for name, fmt in config["format"].items():
-        assert entry in fmt.get("filters", []), name
-    assert (ROOT / "site" / "solution.lua").exists()
 
 
 needs_quarto = pytest.mark.skipif(
@@ -446,19 +441,6 @@ def test_instructor_pdf_prints_numbered_solutions(solution_renders):
         assert body in text
 
 
-def test_both_profiles_list_the_same_chapters():
-    # Quarto's own commands render the .qmd files (profile source), make
-    # the notebooks it executed from them (profile executed): the same
-    # book, in the same order
-    assert qmd.chapters(profile="source") == qmd.chapters(
-        profile="executed")
-    assert all(p.suffix == ".qmd" and p.exists()
-               for p in qmd.chapters(profile="source"))
-    base = yaml.safe_load((ROOT / "_quarto.yml").read_text())
-    assert "chapters" not in base["book"]  # a profile's list adds to it
-    assert base["profile"]["group"] == ["source", "executed"]
-
-
 def test_preflight_says_in_one_sentence_what_is_missing():
     script = ROOT / "code" / "booktools" / "preflight.py"
     # -S: a Python without site-packages, like a system Python without
@@ -473,3 +455,18 @@ def test_preflight_says_in_one_sentence_what_is_missing():
     ok = subprocess.run([sys.executable, str(script)], capture_output=True,
                         text=True)
     assert ok.returncode == 0, ok.stderr
+
+
+def test_a_draft_outside_the_list_is_named_in_one_line(tmp_path):
+    (tmp_path / "chapters").mkdir()
+    (tmp_path / "_quarto.yml").write_text(
+        "book:\n  chapters:\n    - index.qmd\n    - chapters/one.qmd\n")
+    for name in ("one.qmd", "draft.qmd", "questions.yml"):
+        (tmp_path / "chapters" / name).write_text("# x\n")
+    script = ROOT / "code" / "booktools" / "preflight.py"
+    result = subprocess.run([sys.executable, str(script)], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert result.returncode == 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "chapters/draft.qmd" in lines[0]
+    assert "one.qmd" not in lines[0]

@@ -1,5 +1,7 @@
-"""Build tooling for the book: read the .qmd chapters, execute them once,
-export what Quarto, readers and instructors need, and time the build.
+"""Build tooling for the book: what Quarto lacks. Quarto executes and
+renders the chapters; this package keeps what that one run made (the
+figures, the slides' numbers, the student notebooks), renders the PDF
+and the editions from it, prints the handouts, and times the build.
 
 The teaching code that the chapters run is the package `backprop`; this
 package is the build side, which knows about Quarto, output formats,
@@ -19,3 +21,19 @@ ROOT = Path(__file__).resolve().parents[2]  # the book's repository
 # notebook field has that format, so the check is never used; a None
 # entry makes the import fail, and jsonschema then skips that format.
 sys.modules.setdefault("rfc3987_syntax", None)
+
+
+def chapters(root=ROOT):
+    """The book's .qmd chapters, in order: the one list, `book: chapters:`
+    (and `appendices:`) of _quarto.yml, parts' chapters included. Pages
+    without code (index.qmd, references.qmd) are in it too."""
+    import yaml
+
+    book = yaml.safe_load((root / "_quarto.yml").read_text())["book"]
+    files = []
+    for entry in book.get("chapters", []) + book.get("appendices", []):
+        if isinstance(entry, dict):  # a part: {part: ..., chapters: [...]}
+            files += entry.get("chapters", [])
+        else:
+            files.append(entry)
+    return [root / f for f in files]

@@ -152,8 +152,10 @@ def bundle(notebooks, zip_path, package=PACKAGE, pins_path=PINS):
             archive.writestr(info, text, zipfile.ZIP_DEFLATED)
 
 
-def bundle_notebooks(notebooks=NOTEBOOKS):
-    """The zip that the site links, from the student notebooks."""
-    found = {p.name: nbformat.read(p, as_version=4)
-             for p in sorted(Path(notebooks).glob("*.ipynb"))}
-    bundle(found, Path(notebooks) / "backprop-notebooks.zip")
+def bundle_notebooks(paths, notebooks=NOTEBOOKS):
+    """The zip that the site links, from the student notebooks written
+    for the book's chapters (paths), and no other."""
+    found = {Path(p).name: nbformat.read(p, as_version=4) for p in paths}
+    zip_path = Path(notebooks) / "backprop-notebooks.zip"
+    bundle(found, zip_path)
+    return zip_path

@@ -1,12 +1,10 @@
 """The student notebook of a chapter, made from its executed notebook.
 
-    python -m booktools notebook chapters/x-executed.ipynb
-        # -> notebooks/x.ipynb
-
-A pure function of the executed notebook (which has the inline values
-filled in, and every code cell with its `#|` options and outputs) and of
-the cross-reference numbers read from the .qmd sources: nothing runs, so
-a change here re-exports the notebooks without re-running a chapter.
+A pure function of the notebook Quarto executed (every code cell with its
+`#|` options and outputs, every inline expression's value in its markdown
+cell's metadata) and of the cross-reference numbers Quarto gave the book
+(its index in .quarto/xref/): nothing runs, so a change here re-exports
+the notebooks without re-running a chapter.
 
 What a reader who downloads it gets: the prose as plain notebook
 markdown, numbered as the book numbers it; the code cells without their
@@ -16,13 +14,15 @@ build side (cells labelled build-...), what only the web page shows (the
 explorers), and the exercises' solutions (divs of class .solution).
 """
 
+import json
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
+import yaml
 
-from booktools import ROOT, qmd, quiz
-from booktools.qmd import DIV_CLOSE, DIV_OPEN, EXECUTED, Cell, cell_options
+from booktools import ROOT, quiz
 
 NOTEBOOKS = ROOT / "notebooks"
 _WORDS = {"fig": "Figure", "eq": "Equation", "sec": "Section",
@@ -42,20 +42,81 @@ NOTEBOOK_INTRO = (
 # Exercise x's cells starter-x and check-x (backprop/checks.py): kept,
 # as every exercise cell is, and tagged with their kind.
 EXERCISE_CELLS = ("starter", "check")
+OPTION = re.compile(r"^#\|\s?(.*)$")
+DIV_OPEN = re.compile(r"^:{3,}\s*\{(.*)\}\s*$")  # ::: {.callout-tip}
+DIV_CLOSE = re.compile(r"^:{3,}\s*$")
+
+
+@dataclass
+class Cell:
+    kind: str  # "markdown" or "code"
+    source: str
+    options: dict = field(default_factory=dict)
+    outputs: list = field(default_factory=list)
+
+    @property
+    def label(self):
+        return str(self.options.get("label", ""))
+
+
+def cell_options(source):
+    """Split a code cell's leading `#| key: value` lines (Quarto's YAML
+    cell options) off its code."""
+    lines = source.split("\n")
+    n = 0
+    while n < len(lines) and OPTION.match(lines[n]):
+        n += 1
+    opts = "\n".join(OPTION.match(line).group(1) for line in lines[:n])
+    return (yaml.safe_load(opts) or {}), "\n".join(lines[n:])
+
+
+def with_values(cell):
+    """A markdown cell's text with its inline expressions replaced by the
+    values Quarto's run gave them (metadata.user_expressions)."""
+    text = cell.source
+    for item in cell.get("metadata", {}).get("user_expressions", []):
+        data = item["result"].get("data", {})
+        value = data.get("text/markdown", data.get("text/plain", ""))
+        text = text.replace(f"`{{python}} {item['expression']}`", value, 1)
+    return text
 
 
 def read_executed(nb):
     """An executed notebook's cells as Cells: markdown with its values
-    filled in, code with its options parsed and its outputs."""
+    filled in, code with its options parsed and its outputs. The front
+    matter (Quarto keeps it as the first markdown cell) is not for
+    readers."""
     cells = []
-    for i, cell in enumerate(nb.cells):
-        if cell.cell_type == "markdown":
-            cells.append(Cell("markdown", cell.source, i))
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and not cell.source.startswith(
+                "---\n"):
+            cells.append(Cell("markdown", with_values(cell)))
         elif cell.cell_type == "code":
             options, code = cell_options(cell.source)
-            cells.append(Cell("code", code, i, options,
+            cells.append(Cell("code", code, options,
                               outputs=cell.get("outputs", [])))
-    return cells  # the raw cell, the front matter, is not for readers
+    return cells
+
+
+def book_numbers(root=ROOT):
+    """{label: number} of every cross-reference target, as Quarto numbered
+    them in its last render (its index, .quarto/xref/): "1.2" for a
+    section, "2.3" for the third figure of chapter 2."""
+    xref = root / ".quarto" / "xref"
+    numbers = {}
+    for outputs in json.loads((xref / "INDEX").read_text()).values():
+        for name in outputs.values():
+            for entry in json.loads((xref / name).read_text())["entries"]:
+                order = entry["order"]
+                section = order["section"]
+                if entry["key"].startswith("sec-"):
+                    parts = section[:max((i + 1 for i, n in
+                                          enumerate(section) if n),
+                                         default=1)]
+                    numbers[entry["key"]] = ".".join(map(str, parts))
+                else:
+                    numbers[entry["key"]] = f"{section[0]}.{order['number']}"
+    return numbers
 
 
 # A conditional span, [words]{.content-visible when-format="typst"}, with
@@ -184,8 +245,7 @@ def without_left_out(cells):
                 lines.append(line)  # the exercise titles from them
             if closed and stack:
                 stack.pop()
-        kept.append(Cell(cell.kind, "\n".join(lines), cell.line,
-                         cell.options, cell.inline))
+        kept.append(Cell(cell.kind, "\n".join(lines), cell.options))
     return kept
 
 
@@ -216,8 +276,8 @@ def _student_cell(cell, numbers):
 
 def to_notebook(executed, numbers=None):
     """The student notebook of an executed notebook (see the module's
-    docstring); numbers: book_numbers(), read from the sources if None."""
-    numbers = qmd.book_numbers() if numbers is None else numbers
+    docstring); numbers: book_numbers(), Quarto's, if None."""
+    numbers = book_numbers() if numbers is None else numbers
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
                                  "display_name": "Python 3"}
@@ -231,16 +291,14 @@ def to_notebook(executed, numbers=None):
     return nb
 
 
-def student_path(executed_path, notebooks=NOTEBOOKS):
-    """notebooks/x.ipynb for chapters/x-executed.ipynb."""
-    name = Path(executed_path).name
-    return Path(notebooks) / (name[:-len(EXECUTED)] + ".ipynb")
-
-
-def export(executed_path, notebooks=NOTEBOOKS):
-    """Write the student notebook of one executed chapter."""
-    executed = nbformat.read(executed_path, as_version=4)
-    target = student_path(executed_path, notebooks)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(to_notebook(executed), target)
-    return target
+def export(executed, notebooks=NOTEBOOKS, numbers=None):
+    """Write the student notebooks of the executed chapters
+    ({chapters/x.qmd: notebook}) as notebooks/x.ipynb; return the paths."""
+    numbers = book_numbers() if numbers is None else numbers
+    Path(notebooks).mkdir(parents=True, exist_ok=True)
+    written = []
+    for chapter, nb in executed.items():
+        target = Path(notebooks) / f"{Path(chapter).stem}.ipynb"
+        nbformat.write(to_notebook(nb, numbers), target)
+        written.append(target)
+    return written

@@ -7,6 +7,11 @@ stack trace per chapter. Quarto runs this script first (a pre-render
 script of the `source` profile, _quarto-source.yml), with that same
 Python: it says in one sentence what is missing and what to run.
 
+It also names, in one line, any chapters/*.qmd that _quarto.yml's list
+of chapters leaves out: a draft is in no edition, and no notebook.
+(A listed chapter with no file, Quarto itself stops on, in one sentence,
+before this script runs.)
+
 Standard library only: it must run in any Python.
 """
 
@@ -34,10 +39,26 @@ def advice(python, absent):
             f"render again")
 
 
+def left_out(root="."):
+    """The chapters/*.qmd files that _quarto.yml does not name (read as
+    text: no YAML library in the standard library)."""
+    folder = os.path.join(root, "chapters")
+    with open(os.path.join(root, "_quarto.yml"), encoding="utf-8") as f:
+        config = f.read()
+    drafts = [name for name in sorted(os.listdir(folder))
+              if name.endswith(".qmd")
+              and f"chapters/{name}" not in config]
+    return [f"chapters/{name}" for name in drafts]
+
+
 def main():
     absent = missing()
     if absent:
         sys.exit(advice(sys.executable, absent))
+    drafts = left_out()
+    if drafts:
+        print(f"note: {', '.join(drafts)} is not in _quarto.yml's list of "
+              "chapters, so no edition or notebook has it", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,20 +1,20 @@
-"""Render the executed book: the site, the PDF and the lecture slides.
+"""Build the book: Quarto runs the chapters once, and everything else is
+rendered from that run.
 
-    python -m booktools.render html pdf slides   # what `make book` runs
+    python -m booktools.render execute             # the site, and the run
+    python -m booktools.render html pdf slides     # what `make book` runs
     python -m booktools.render pdf --profile instructor
-    python -m booktools.render html pdf slides --profile course
+    python -m booktools.render html pdf --profile course
 
-Quarto renders the executed notebooks (profile `executed`), with an
-edition's profile if given, into _book-<profile>/.
-
-Nothing here executes code: `make` has already run each chapter once into
-`chapters/*-executed.ipynb`. Quarto renders one format per call, so the
-site and the PDF render side by side, each in its own copy of the book's
-sources, and the slides (their own small project in `slides/`) follow
-the PDF in the second lane. The copies matter twice: two renders in one
-folder would share Quarto's state (and a Typst render of a book clears the
-site's pages), and Quarto's project scan walks every folder of the
-project, where `.venv/` alone (40,000 files) costs it seconds per render.
+`execute` is a plain `quarto render --to html -M keep-ipynb:true`: Quarto's
+own Jupyter engine executes every chapter of _quarto.yml's list once and
+renders the site into _book/; executed.py keeps the notebooks it ran,
+the figures and the slides' numbers, and the student notebooks and their
+zip are made from them. The PDF, and the editions' sites (_book-course/),
+are rendered from those executed notebooks, in a copy of the repository
+where each listed chapter is its executed notebook, so that nothing runs
+twice (Quarto renders an executed .ipynb without a kernel). The PDF and
+the slides render side by side.
 
 The handouts need a Chromium-family browser (browser.py); without one
 the build skips them with a note, and postrender.py then removes every
@@ -32,7 +32,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from booktools import ROOT, browser, postrender
+from booktools import ROOT, browser, bundle, chapters, executed, postrender
+from booktools import notebooks as student
 
 SITE = ROOT / "_book"
 SLIDES = ROOT / "slides"
@@ -41,11 +42,12 @@ HANDOUT = SLIDES / f"{DECK}-handout.pdf"  # on A4
 LETTER = SLIDES / f"{DECK}-handout-letter.pdf"  # the same on Letter
 # The deck with its speaker notes, for the instructor: not on the site.
 NOTES = ROOT / "_book-instructor" / f"{DECK}-slides-with-notes.pdf"
-# What a render of the book reads: configuration (and every profile's
-# _quarto-*.yml), pages, chapters, and the files the site links or loads.
-SOURCES = ["_quarto.yml", "index.qmd", "references.qmd", "references.bib",
-           "favicon.png", "site", "explorers", "chapters", "notebooks",
-           "code/booktools/postrender.py"]  # if _quarto.yml runs it
+# What a copy of the repository for a render leaves out: what Quarto
+# would scan in vain (.venv/ alone has 40,000 files) and earlier output.
+NOT_COPIED = shutil.ignore_patterns(
+    ".git", ".venv", "venv", "node_modules", ".cache", ".quarto",
+    "_book", "_book-*", "_executed", "notebooks", "__pycache__",
+    "*.quarto_ipynb*", ".pytest_cache", ".ruff_cache", "*.egg-info")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
@@ -77,47 +79,67 @@ def quarto(args, cwd):
     return result.stdout
 
 
-@contextlib.contextmanager
-def book_copy():
-    """A temporary folder with a copy of the book's sources."""
-    with tempfile.TemporaryDirectory(prefix="book-render-") as tmp:
-        profiles = [p.name for p in ROOT.glob("_quarto-*.yml")]
-        for name in SOURCES + profiles:
-            source = ROOT / name
-            if source.is_dir():
-                shutil.copytree(source, Path(tmp) / name, ignore=shutil
-                                .ignore_patterns("*_files", "*.qmd"))
-            elif source.exists():
-                (Path(tmp) / name).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(source, Path(tmp) / name)
-        yield Path(tmp)
-
-
-def profiles(profile=None):
-    """Quarto's --profile for a render of the executed book."""
-    return ["--profile", ",".join(["executed"] + ([profile] if profile
-                                                  else []))]
-
-
 def site_dir(profile=None):
     """_book/, or _book-<profile>/ for an edition."""
     return SITE if profile is None else ROOT / f"_book-{profile}"
 
 
-def render_site(staging, profile=None):
-    """The site, rendered in a copy, into staging/site."""
-    with book_copy() as tmp:
-        log = quarto(["--to", "html", *profiles(profile)], tmp)
-        (out,) = tmp.glob("_book*")  # an edition may name its own folder
-        shutil.move(out, Path(staging) / "site")
+def execute():
+    """Quarto runs every chapter once and renders the site into _book/;
+    keep what the run made (executed.py), and make the student notebooks
+    and their zip from it."""
+    executed.forget()
+    shutil.rmtree(executed.EXECUTED, ignore_errors=True)
+    log = quarto(["--to", "html", "-M", "keep-ipynb:true"], ROOT)
+    notebooks = executed.keep()
+    written = student.export(notebooks)
+    zip_path = bundle.bundle_notebooks(written)
+    (SITE / "notebooks").mkdir(exist_ok=True)
+    shutil.copy2(zip_path, SITE / "notebooks" / zip_path.name)
+    (executed.EXECUTED / ".done").touch()  # make's mark of a whole run
+    return log
+
+
+@contextlib.contextmanager
+def executed_copy():
+    """A temporary copy of the repository in which every chapter of the
+    list is the notebook Quarto executed for it: a render of the copy
+    runs no code. Everything else the sources name is there as it is."""
+    with tempfile.TemporaryDirectory(prefix="book-render-") as tmp:
+        tmp = Path(tmp) / "book"
+        shutil.copytree(ROOT, tmp, ignore=NOT_COPIED, symlinks=True)
+        config = (tmp / "_quarto.yml").read_text(encoding="utf-8")
+        for chapter in chapters():
+            notebook = executed.executed_path(chapter)
+            if not notebook.exists():
+                continue  # a page without code renders as it is
+            name = chapter.relative_to(ROOT).as_posix()
+            (tmp / name).unlink()  # Quarto takes x.qmd over x.ipynb
+            shutil.copy2(notebook, (tmp / name).with_suffix(".ipynb"))
+            config = config.replace(f"- {name}\n",
+                                    f"- {name[:-len('.qmd')]}.ipynb\n")
+        (tmp / "_quarto.yml").write_text(config, encoding="utf-8")
+        yield tmp
+
+
+def profile_args(profile=None):
+    return ["--profile", profile] if profile else []
+
+
+def render_site(staging, profile):
+    """An edition's site, rendered from the executed notebooks, into
+    staging/site."""
+    with executed_copy() as tmp:
+        log = quarto(["--to", "html", *profile_args(profile)], tmp)
+        shutil.move(tmp / site_dir(profile).name, Path(staging) / "site")
         return log
 
 
 def render_pdf(staging, profile=None):
-    """The PDF, rendered in a copy, into staging/."""
-    with book_copy() as tmp:
-        log = quarto(["--to", "typst", *profiles(profile)], tmp)
-        (pdf,) = tmp.glob("_book*/*.pdf")
+    """The PDF, rendered from the executed notebooks, into staging/."""
+    with executed_copy() as tmp:
+        log = quarto(["--to", "typst", *profile_args(profile)], tmp)
+        (pdf,) = (tmp / site_dir(profile).name).glob("*.pdf")
         shutil.copy2(pdf, staging)
         return log
 
@@ -146,7 +168,7 @@ def render_slides():
     the deck and a line that says why the handouts were skipped."""
     if not (SLIDES / "_variables.yml").exists():
         raise RenderError("slides/_variables.yml is missing: it is written "
-                          "when the main chapter runs (make executed)")
+                          "when the chapters run (make executed)")
     log = quarto([], SLIDES)
     deck = SLIDES / f"{DECK}.html"
     deck.write_text(postrender.fix_deck(deck.read_text(encoding="utf-8")),
@@ -163,17 +185,18 @@ def render_slides():
 
 
 def render(targets, profile=None):
-    """Render the targets ("html", "pdf", "slides"): the site in one lane,
-    the PDF then the slides in the other. Each log is printed whole.
-    Then the site is repaired (postrender.py), and loses its links to
-    what is not in it: build the site with the rest (make book), or
-    after it, for a site that links everything."""
+    """Render the targets ("html", "pdf", "slides") from the executed
+    notebooks: an edition's site in one lane, the PDF then the slides in
+    the other. Each log is printed whole. Then the site is repaired
+    (postrender.py), and loses its links to what is not in it: build the
+    site with the rest (make book), or after it, for a site that links
+    everything. The public site is the executing render's own (execute)."""
     with tempfile.TemporaryDirectory(prefix="book-staging-") as staging:
         staging = Path(staging)
         with ThreadPoolExecutor(max_workers=2) as pool:
             lanes = ([pool.submit(timed, "render: the site", render_site,
                                   staging, profile)]
-                     if "html" in targets else [])
+                     if "html" in targets and profile else [])
             lanes.append(pool.submit(_second_lane, targets, staging, profile))
             failures = []
             for lane in lanes:
@@ -184,7 +207,7 @@ def render(targets, profile=None):
         if failures:
             raise RenderError("\n".join(failures))
         site = site_dir(profile)
-        if "html" in targets:  # the new site replaces the old one whole
+        if "html" in targets and profile:  # replaces the old one whole
             shutil.rmtree(site, ignore_errors=True)
             shutil.move(staging / "site", site)
         if "pdf" in targets:
@@ -198,8 +221,6 @@ def render(targets, profile=None):
                 shutil.copy2(made, site / "slides" / made.name)
             else:
                 (site / "slides" / made.name).unlink(missing_ok=True)
-    if profile == "course":  # its notebooks would carry the answers
-        shutil.rmtree(site / "notebooks", ignore_errors=True)
     if (site / "index.html").exists():  # links only what this site has
         postrender.fix_site(site)
 
@@ -216,20 +237,25 @@ def _second_lane(targets, staging, profile):
 def main(argv):
     parser = argparse.ArgumentParser(
         prog="python -m booktools.render",
-        description="Render the executed book into _book/.")
+        description="Run the chapters, or render the book from that run.")
     parser.add_argument("targets", nargs="+",
-                        choices=["html", "pdf", "slides"])
+                        choices=["execute", "html", "pdf", "slides"])
     parser.add_argument("--profile", help="an edition's Quarto profile, "
                         "instructor or course (into _book-<profile>/)")
     args = parser.parse_args(argv)
     os.chdir(ROOT)
     try:
-        render(args.targets, args.profile)
-    except RenderError as err:
-        html = "html" in args.targets
-        site = site_dir(args.profile)
+        if "execute" in args.targets:
+            print(timed("execute: Quarto ran the chapters and rendered the "
+                        "site", execute), end="", flush=True)
+        render([t for t in args.targets if t != "execute"], args.profile)
+    except (RenderError, executed.CollectError, KeyError) as err:
+        html = bool({"execute", "html"} & set(args.targets))
+        site = site_dir(args.profile if "execute" not in args.targets
+                        else None)
         if html:  # nothing half-built may look complete
             shutil.rmtree(site, ignore_errors=True)
+            shutil.rmtree(executed.EXECUTED, ignore_errors=True)
         sys.exit(f"{err}\nerror: the render failed (see above)"
                  + (f"; {site.name}/ was removed" if html else ""))
 

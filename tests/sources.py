@@ -1,7 +1,8 @@
-"""Reading the book's .qmd sources: the chapters, their cells and options,
-and the numbers that Quarto gives their cross-reference labels.
+"""The tests' reader of the .qmd sources, for checks of what an author
+wrote (labels, captions, line widths, the notation a chapter uses).
 
-Nothing here runs code; run.py executes what read_qmd() finds.
+The build never reads a .qmd file: Quarto does (booktools/executed.py).
+Nothing here runs code, and no test of a rendered page relies on it.
 """
 
 import re
@@ -19,7 +20,6 @@ OPTION = re.compile(r"^#\|\s?(.*)$")
 DIV_OPEN = re.compile(r"^:{3,}\s*\{(.*)\}\s*$")  # ::: {.callout-tip}
 DIV_CLOSE = re.compile(r"^:{3,}\s*$")
 HEADING = re.compile(r"^(#{1,3}) .*?(\{#(sec-[\w-]+)\})?\s*$")
-EXECUTED = "-executed.ipynb"
 
 
 @dataclass
@@ -44,32 +44,11 @@ class Cell:
         return str(self.options.get("label", ""))
 
 
-def source_of(entry):
-    """A chapter of _quarto.yml as its source. Quarto renders
-    chapters/x-executed.ipynb, which `make` executes, once, from
-    chapters/x.qmd (see run.execute_chapter)."""
-    if entry.endswith(EXECUTED):
-        return entry[:-len(EXECUTED)] + ".qmd"
-    return entry
+def chapters(root=ROOT):
+    """The book's pages, as _quarto.yml lists them (booktools.chapters)."""
+    from booktools import chapters as listed
 
-
-def executed_path(source):
-    return Path(source).with_name(Path(source).stem + EXECUTED)
-
-
-def chapters(root=ROOT, profile="source"):
-    """The .qmd sources of the book, chapters then appendices, as the
-    profile lists them (_quarto-source.yml lists the .qmd files, and
-    _quarto-executed.yml what make renders; see _quarto.yml)."""
-    config = yaml.safe_load((root / f"_quarto-{profile}.yml").read_text())
-    book = config["book"]
-    files = []
-    for entry in book.get("chapters", []) + book.get("appendices", []):
-        if isinstance(entry, dict):  # a part: {part: ..., chapters: [...]}
-            files += entry.get("chapters", [])
-        else:
-            files.append(entry)
-    return [root / source_of(f) for f in files]
+    return listed(root)
 
 
 def split_front_matter(text):

@@ -1,0 +1,118 @@
+"""What Quarto's one run of the chapters leaves, and what is made of it.
+
+`make` renders the site with `quarto render --to html -M keep-ipynb:true`:
+Quarto's own Jupyter engine executes each chapter once, and keeps the
+executed notebook beside it (chapters/x.quarto_ipynb: every code cell
+with its outputs, every inline expression's value in its markdown cell's
+`metadata.user_expressions`). collect() moves those notebooks to
+_executed/, where the PDF and the editions are rendered from them without
+running anything again (render.py), and keeps what the slides and
+readers take from them: the figures (figures/x.svg) and the slides'
+numbers (slides/_variables.yml).
+
+Nothing here reads a .qmd file: cells, options, includes and inline
+expressions are Quarto's.
+"""
+
+from pathlib import Path
+
+import nbformat
+
+from booktools import ROOT, chapters, slides
+
+EXECUTED = ROOT / "_executed"
+FIGURES = ROOT / "figures"
+SVG = "image/svg+xml"
+
+
+class CollectError(RuntimeError):
+    """Quarto left no executed notebook, or one that breaks a rule."""
+
+
+def executed_path(chapter, root=ROOT):
+    """_executed/chapters/x.ipynb for chapters/x.qmd."""
+    relative = Path(chapter).resolve().relative_to(root)
+    return root / "_executed" / relative.with_suffix(".ipynb")
+
+
+def kept_by_quarto(chapter):
+    """The executed notebook Quarto kept for a chapter, or None for a page
+    without code. Quarto names it x.quarto_ipynb, or x.quarto_ipynb_N when
+    that name was taken: the newest is this run's."""
+    chapter = Path(chapter)
+    found = sorted(chapter.parent.glob(f"{chapter.stem}.quarto_ipynb*"),
+                   key=lambda p: p.stat().st_mtime)
+    return found[-1] if found else None
+
+
+def forget(root=ROOT):
+    """Remove the notebooks a previous render kept, so that none passes
+    for this run's."""
+    for chapter in chapters(root):
+        for old in chapter.parent.glob(f"{chapter.stem}.quarto_ipynb*"):
+            old.unlink()
+
+
+def collect(root=ROOT):
+    """Move Quarto's executed notebooks to _executed/; return
+    {chapters/x.qmd: notebook} for every page that has code."""
+    notebooks = {}
+    for chapter in chapters(root):
+        kept = kept_by_quarto(chapter)
+        if kept is None:
+            continue
+        target = executed_path(chapter, root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        kept.replace(target)
+        forget_others = chapter.parent.glob(f"{chapter.stem}.quarto_ipynb*")
+        for other in forget_others:
+            other.unlink()
+        name = chapter.relative_to(root).as_posix()
+        notebooks[name] = nbformat.read(target, as_version=4)
+    return notebooks
+
+
+def read_all(root=ROOT):
+    """{chapters/x.qmd: executed notebook} from _executed/."""
+    found = {}
+    for chapter in chapters(root):
+        path = executed_path(chapter, root)
+        if path.exists():
+            name = chapter.relative_to(root).as_posix()
+            found[name] = nbformat.read(path, as_version=4)
+    return found
+
+
+def figures(notebook):
+    """{name: SVG text} of the figure cells (cell id fig-name, as Quarto
+    gives a cell its label): each shows exactly one figure."""
+    found = {}
+    for cell in notebook.cells:
+        if cell.cell_type != "code" or not cell.get("id", "").startswith(
+                "fig-") or cell.get("execution_count") is None:
+            continue
+        shown = [o["data"][SVG] for o in cell.outputs
+                 if SVG in o.get("data", {})]
+        if len(shown) != 1:
+            raise CollectError(f"cell {cell.id} shows {len(shown)} SVG "
+                               "figures, not one")
+        found[cell.id[len("fig-"):]] = "".join(shown[0])
+    return found
+
+
+def save_figures(notebooks, outdir=FIGURES):
+    """figures/<name>.svg for every figure cell: the figures exactly as
+    the book shows them, for the slides."""
+    outdir.mkdir(parents=True, exist_ok=True)
+    for notebook in notebooks.values():
+        for name, svg in figures(notebook).items():
+            (outdir / f"{name}.svg").write_text(svg, encoding="utf-8")
+
+
+def keep(root=ROOT):
+    """After Quarto's run: collect its notebooks, save the figures and
+    the slides' numbers. Returns the notebooks."""
+    notebooks = collect(root)
+    save_figures(notebooks, root / "figures")
+    slides.write_slide_variables(notebooks, root / "slides")
+    return notebooks

@@ -1,0 +1,95 @@
+"""A chapter as Quarto executed it, run again in a live kernel so that
+tests can ask for its values by name.
+
+The cells are those of the notebook Quarto's own engine executed in the
+test build (tests/built.py): the code cells it ran, in order, in the
+chapter's folder. Nothing is parsed from the .qmd source.
+"""
+
+from dataclasses import dataclass, field
+
+import nbformat
+from nbclient import NotebookClient
+
+from booktools.notebooks import cell_options
+
+
+@dataclass
+class Cell:
+    kind: str  # "markdown" or "code"
+    source: str  # code without its options; markdown as written
+    options: dict = field(default_factory=dict)
+    outputs: list = field(default_factory=list)  # what Quarto's run showed
+    inline: list = field(default_factory=list)  # (expression, shown text)
+
+    @property
+    def label(self):
+        return str(self.options.get("label", ""))
+
+    @property
+    def where(self):
+        return f"cell '{self.label}'" if self.label else "a cell"
+
+
+def cells_of(notebook):
+    """The executed notebook's cells, with Quarto's values and outputs."""
+    cells = []
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            inline = [(e["expression"], e["result"]["data"]["text/plain"])
+                      for e in cell.metadata.get("user_expressions", [])]
+            cells.append(Cell("markdown", cell.source, inline=inline))
+        elif cell.cell_type == "code":
+            options, code = cell_options(cell.source)
+            cells.append(Cell("code", code, options, cell.outputs))
+    return cells
+
+
+class ChapterRun:
+    """cells: what Quarto's run showed; value(expr): a JSON-able value
+    computed in a fresh kernel that ran the same code cells. Close it."""
+
+    def __init__(self, notebook_path, folder, timeout=600):
+        notebook = nbformat.read(notebook_path, as_version=4)
+        self.cells = cells_of(notebook)
+        ran = [c for c in notebook.cells if c.cell_type == "code"
+               and c.get("execution_count") is not None]
+        self.client = NotebookClient(
+            nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+                c.source) for c in ran]),
+            timeout=timeout, kernel_name="python3",
+            resources={"metadata": {"path": str(folder)}})
+        self.client.create_kernel_manager()
+        self.client.start_new_kernel(env=_env())
+        self.client.start_new_kernel_client()
+        try:
+            for index, cell in enumerate(self.client.nb.cells):
+                self.client.execute_cell(cell, index)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self):
+        self.client._cleanup_kernel()
+
+    def value(self, expr):
+        """expr evaluated in the chapter's namespace, as a Python value
+        (through JSON)."""
+        import ast
+        import json
+
+        reply = self.client.wait_for_reply(self.client.kc.execute(
+            "", user_expressions={"x": f"__import__('json').dumps({expr})"},
+            store_history=False))
+        result = reply["content"]["user_expressions"]["x"]
+        if result["status"] != "ok":
+            raise RuntimeError(f"{expr}: {result.get('ename')}: "
+                               f"{result.get('evalue')}")
+        return json.loads(ast.literal_eval(result["data"]["text/plain"]))
+
+
+def _env():
+    """The environment Quarto gives the chapters (_environment)."""
+    import os
+
+    return {**os.environ, "OMP_NUM_THREADS": "1", "SOURCE_DATE_EPOCH": "0"}
