@@ -8,6 +8,7 @@ A report, not a test: the numbers depend on the machine's load.
 import gzip
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -15,6 +16,7 @@ import time
 from pathlib import Path
 
 from booktools import ROOT
+from booktools.render import NOT_COPIED
 
 FLOOR_CONFIG = """\
 project:
@@ -42,11 +44,11 @@ plt.show()
 """
 
 
-def _timed(command, cwd):
+def _timed(command, cwd, env=None):
     """(seconds, combined output) of a command that must succeed."""
     start = time.perf_counter()
     result = subprocess.run(command, cwd=cwd, capture_output=True,
-                            text=True, env={**os.environ,
+                            text=True, env={**os.environ, **(env or {}),
                                             "QUARTO_PYTHON": sys.executable})
     if result.returncode != 0:
         sys.exit(f"{' '.join(command)} failed:\n{result.stdout[-3000:]}"
@@ -64,31 +66,33 @@ def bench():
         (floor_dir / "index.qmd").write_text("# Preface {.unnumbered}\n")
         (floor_dir / "chapter.qmd").write_text(FLOOR_CHAPTER)
         floor, _ = _timed(["quarto", "render"], floor_dir)
-    _timed(["make", "clean"], ROOT)
-    # make book in its two phases: run the chapters, then render them
-    running, run_log = _timed(["make", "executed", "notebooks"], ROOT)
-    rendering, log = _timed(["make", "book"], ROOT)
-    log = run_log + log
-    seconds = running + rendering
-    ours = log.count("-m booktools execute")
-    quartos = log.count("Starting python3 kernel")
+    with tempfile.TemporaryDirectory(prefix="book-bench-") as tmp:
+        copy = Path(tmp) / "book"  # never the working tree's build
+        shutil.copytree(ROOT, copy, ignore=NOT_COPIED, symlinks=True)
+        (copy / ".venv").symlink_to(ROOT / ".venv")
+        env = {"PYTHONPATH": str(copy / "code")}  # the copy's own code
+        seconds, log = _timed(["make", "book"], copy, env)
+        report(floor, seconds, log, copy / "_book")
+    print_preview_edit()
+
+
+def report(floor, seconds, log, site):
+    """What the build from clean printed of itself, and its pages."""
     print(f"Quarto's floor (2 pages, 1 cell, HTML + PDF): {floor:6.1f} s")
     print(f"make book, from clean:                        {seconds:6.1f} s")
-    print(f"  running the chapters (side by side):        {running:6.1f} s")
-    print(f"  rendering site, PDF and slides:             {rendering:6.1f} s")
-    for line in re.findall(r"^render: .* took .*$", log, re.MULTILINE):
-        print(f"    {line}")  # the two render lanes run side by side
+    for line in re.findall(r"^(?:execute|render): .* took .*$", log,
+                           re.MULTILINE):
+        print(f"    {line}")  # the PDF and the slides run side by side
     print(f"ratio:                                        "
           f"{seconds / floor:6.2f}")
-    print(f"chapter executions: {ours} by make (once per chapter), "
-          f"{quartos} by Quarto")
-    for page in sorted((ROOT / "_book" / "chapters").glob("*.html")):
+    kernels = log.count("Starting python3 kernel")
+    print(f"chapter executions: {kernels} (Quarto's, once per chapter)")
+    for page in sorted((site / "chapters").glob("*.html")):
         size = page.stat().st_size
         packed = len(gzip.compress(page.read_bytes()))
         print(f"chapters/{page.name}: {size / 1000:.0f} kB "
               f"({packed / 1000:.0f} kB gzipped)")
-    print_live_start()
-    print_preview_edit()
+    print_live_start(site)
 
 
 def _served(url, word, deadline):
@@ -109,19 +113,12 @@ def _served(url, word, deadline):
 
 def preview_edit(root=ROOT, chapter="backprop", port=4987, deadline=900):
     """Seconds from saving a one-word prose edit of a chapter to the
-    updated page being served by `quarto preview`, beside two floors:
-    executing that chapter alone (run.py, no rendering) and
+    updated page being served by `quarto preview`, beside its floor:
     `quarto render` of that chapter alone (execution and rendering).
-    In a copy of the book's sources, with the .qmd chapters."""
-    import shutil
-
-    from booktools.run import execute
-
+    In a copy of the repository."""
     with tempfile.TemporaryDirectory(prefix="book-preview-") as tmp:
         copy = Path(tmp) / "book"
-        skip = shutil.ignore_patterns(".git", ".venv", "_book*", ".quarto",
-                                      "*-executed.ipynb", "node_modules")
-        shutil.copytree(root, copy, symlinks=True, ignore=skip)
+        shutil.copytree(root, copy, symlinks=True, ignore=NOT_COPIED)
         source = copy / "chapters" / f"{chapter}.qmd"
         env = {**os.environ, "QUARTO_PYTHON": sys.executable}
         preview = subprocess.Popen(
@@ -139,27 +136,22 @@ def preview_edit(root=ROOT, chapter="backprop", port=4987, deadline=900):
         finally:
             preview.terminate()
             preview.wait()
-        start = time.perf_counter()
-        execute(source)
-        alone = time.perf_counter() - start
         rendered, _ = _timed(["quarto", "render", str(source), "--to",
                               "html"], copy)
-    return seconds, alone, rendered
+    return seconds, rendered
 
 
 def print_preview_edit():
-    seconds, alone, rendered = preview_edit()
+    seconds, rendered = preview_edit()
     if seconds is None:
         sys.exit("the edited page was not served")
     print(f"edit to preview (one word in chapters/backprop.qmd): "
           f"{seconds:6.1f} s")
-    print(f"  that chapter executed alone (no rendering):      "
-          f"{alone:6.1f} s (preview / this: {seconds / alone:.2f})")
     print(f"  quarto render of that chapter alone:              "
           f"{rendered:6.1f} s (preview / this: {seconds / rendered:.2f})")
 
 
-def live_start(site=ROOT / "_book", chapter="autograd", cell="engine-check"):
+def live_start(site, chapter="autograd", cell="engine-check"):
     """Seconds from pressing Run on a live cell to its output, measured
     twice: in the page (performance.now() at the click, and when the
     output appears) and by the clock here; the first Run loads Pyodide,
@@ -200,8 +192,8 @@ def live_start(site=ROOT / "_book", chapter="autograd", cell="engine-check"):
     return times
 
 
-def print_live_start():
-    times = live_start()
+def print_live_start(site):
+    times = live_start(site)
     if times is None:
         print("live cells: no Chromium-family browser to time them in")
         return

@@ -131,7 +131,8 @@ def render_site(staging, profile):
     staging/site."""
     with executed_copy() as tmp:
         log = quarto(["--to", "html", *profile_args(profile)], tmp)
-        shutil.move(tmp / site_dir(profile).name, Path(staging) / "site")
+        (out,) = tmp.glob("_book*")  # an edition may name its own folder
+        shutil.move(out, Path(staging) / "site")
         return log
 
 
@@ -139,7 +140,7 @@ def render_pdf(staging, profile=None):
     """The PDF, rendered from the executed notebooks, into staging/."""
     with executed_copy() as tmp:
         log = quarto(["--to", "typst", *profile_args(profile)], tmp)
-        (pdf,) = (tmp / site_dir(profile).name).glob("*.pdf")
+        (pdf,) = tmp.glob("_book*/*.pdf")
         shutil.copy2(pdf, staging)
         return log
 
