@@ -537,16 +537,21 @@ def test_quartos_own_preview_serves_the_same_book_and_shows_an_edit(
 
     from booktools.bench import _served
 
+    import os
+    import sys
+
+    from booktools.render import NOT_COPIED
+
     copy = tmp_path / "book"
-    shutil.copytree(ROOT, copy, symlinks=True, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "_book*", ".quarto", "*-executed.ipynb",
-        "node_modules"))
+    shutil.copytree(ROOT, copy, symlinks=True, ignore=NOT_COPIED)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     preview = subprocess.Popen(
         ["quarto", "preview", "--no-browser", "--port", str(port)],
-        cwd=copy, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        cwd=copy, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+        env={**os.environ, "QUARTO_PYTHON": sys.executable,
+             "PYTHONPATH": str(copy / "code")})
     try:
         url = f"http://localhost:{port}/chapters/backprop.html"
         assert _served(url, "</html>", 1200) is not None
