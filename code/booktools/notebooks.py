@@ -45,6 +45,7 @@ EXERCISE_CELLS = ("starter", "check")
 OPTION = re.compile(r"^#\|\s?(.*)$")
 DIV_OPEN = re.compile(r"^:{3,}\s*\{(.*)\}\s*$")  # ::: {.callout-tip}
 DIV_CLOSE = re.compile(r"^:{3,}\s*$")
+FRONT_MATTER = re.compile(r"\A---\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
 
 
 @dataclass
@@ -88,9 +89,9 @@ def read_executed(nb):
     readers."""
     cells = []
     for cell in nb.cells:
-        if cell.cell_type == "markdown" and not cell.source.startswith(
-                "---\n"):
-            cells.append(Cell("markdown", with_values(cell)))
+        if cell.cell_type == "markdown":  # the title and intro stay
+            text = FRONT_MATTER.sub("", with_values(cell), count=1)
+            cells.append(Cell("markdown", text))
         elif cell.cell_type == "code":
             options, code = cell_options(cell.source)
             cells.append(Cell("code", code, options,
