@@ -533,13 +533,11 @@ def test_quartos_own_preview_serves_the_same_book_and_shows_an_edit(
         render_log, tmp_path):
     # quarto preview of the .qmd chapters executes them itself; its pages
     # are make's pages, and an edit to a chapter reaches the page
-    import socket
-
-    from booktools.bench import _served
-
     import os
+    import socket
     import sys
 
+    from booktools.bench import _served
     from booktools.render import NOT_COPIED
 
     copy = tmp_path / "book"

@@ -54,15 +54,11 @@ class Cell:
     source: str
     options: dict = field(default_factory=dict)
     outputs: list = field(default_factory=list)
-
-    @property
-    def label(self):
-        return str(self.options.get("label", ""))
+    label = property(lambda self: str(self.options.get("label", "")))
 
 
 def cell_options(source):
-    """Split a code cell's leading `#| key: value` lines (Quarto's YAML
-    cell options) off its code."""
+    """Split a code cell's leading `#| key: value` lines off its code."""
     lines = source.split("\n")
     n = 0
     while n < len(lines) and OPTION.match(lines[n]):
@@ -292,14 +288,12 @@ def to_notebook(executed, numbers=None):
     return nb
 
 
-def export(executed, notebooks=NOTEBOOKS, numbers=None):
+def export(executed, notebooks=NOTEBOOKS):
     """Write the student notebooks of the executed chapters
     ({chapters/x.qmd: notebook}) as notebooks/x.ipynb; return the paths."""
-    numbers = book_numbers() if numbers is None else numbers
+    numbers = book_numbers()
     Path(notebooks).mkdir(parents=True, exist_ok=True)
-    written = []
-    for chapter, nb in executed.items():
-        target = Path(notebooks) / f"{Path(chapter).stem}.ipynb"
-        nbformat.write(to_notebook(nb, numbers), target)
-        written.append(target)
-    return written
+    paths = [Path(notebooks) / f"{Path(c).stem}.ipynb" for c in executed]
+    for path, nb in zip(paths, executed.values()):
+        nbformat.write(to_notebook(nb, numbers), path)
+    return paths
