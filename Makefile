@@ -76,7 +76,7 @@ quarto: setup
 # an edition is rendered from the executed notebooks into
 # _book-<profile>/. A failed render removes the output.
 html: executed
-	@$(if $(PROFILE),$(RENDER) html,:)
+	@$(RENDER) html
 
 pdf: executed
 	@$(RENDER) pdf

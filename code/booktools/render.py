@@ -45,7 +45,7 @@ NOTES = ROOT / "_book-instructor" / f"{DECK}-slides-with-notes.pdf"
 # What a copy of the repository for a render leaves out: what Quarto
 # would scan in vain (.venv/ alone has 40,000 files) and earlier output.
 NOT_COPIED = shutil.ignore_patterns(
-    ".git", ".venv", "venv", "node_modules", ".cache", ".quarto",
+    ".git", ".venv", "venv", "node_modules", ".quarto",
     "_book", "_book-*", "_executed", "notebooks", "__pycache__",
     "*.quarto_ipynb*", ".pytest_cache", ".ruff_cache", "*.egg-info")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -249,7 +249,9 @@ def main(argv):
         if "execute" in args.targets:
             print(timed("execute: Quarto ran the chapters and rendered the "
                         "site", execute), end="", flush=True)
-        render([t for t in args.targets if t != "execute"], args.profile)
+        rest = [t for t in args.targets if t != "execute"]
+        if rest:  # repairs the site once the downloads are in it
+            render(rest, args.profile)
     except (RenderError, executed.CollectError, KeyError) as err:
         html = bool({"execute", "html"} & set(args.targets))
         site = site_dir(args.profile if "execute" not in args.targets
