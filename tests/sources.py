@@ -12,13 +12,11 @@ from pathlib import Path
 import yaml
 
 from booktools import ROOT
+from booktools.notebooks import DIV_CLOSE, DIV_OPEN, cell_options
 
 FENCE = re.compile(r"^(`{3,})\s*(.*?)\s*$")
 INLINE = re.compile(r"(?:^|[^`])`\{python\}[ \t]([^`]+)`", re.MULTILINE)
 INCLUDE = re.compile(r"^\{\{<\s*include\s+(\S+)\s*>\}\}\s*$")
-OPTION = re.compile(r"^#\|\s?(.*)$")
-DIV_OPEN = re.compile(r"^:{3,}\s*\{(.*)\}\s*$")  # ::: {.callout-tip}
-DIV_CLOSE = re.compile(r"^:{3,}\s*$")
 HEADING = re.compile(r"^(#{1,3}) .*?(\{#(sec-[\w-]+)\})?\s*$")
 
 
@@ -58,16 +56,6 @@ def split_front_matter(text):
         meta = yaml.safe_load(text[4:end]) or {}
         return meta, text[end + 5:], text[:end + 5].count("\n")
     return {}, text, 0
-
-
-def cell_options(source):
-    """Split the leading `#| key: value` lines off a code cell."""
-    lines = source.split("\n")
-    n = 0
-    while n < len(lines) and OPTION.match(lines[n]):
-        n += 1
-    opts = "\n".join(OPTION.match(line).group(1) for line in lines[:n])
-    return (yaml.safe_load(opts) or {}), "\n".join(lines[n:])
 
 
 def resolve_includes(source, folder):

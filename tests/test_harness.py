@@ -10,6 +10,7 @@ import pytest
 from sources import read_qmd
 
 from booktools import executed, notebooks, quiz
+from booktools.render import summary
 
 
 def figure_cell(label, *svgs):
@@ -138,18 +139,29 @@ def test_student_notebook_is_made_from_the_executed_one(tmp_path):
     assert student.cells[-1].source == form  # the questions, as markdown
 
 
-def test_a_failing_cell_stops_the_build_and_says_where(tmp_path):
+def quarto_book(folder, chapters):
+    """A two-page book in folder, rendered to HTML: (exit code, log)."""
     if shutil.which("quarto") is None:
         pytest.skip("Quarto is not on PATH")
-    (tmp_path / "_quarto.yml").write_text(
+    (folder / "_quarto.yml").write_text(
         "project: {type: book}\nbook: {title: T, author: A, chapters: "
-        "[index.qmd, broken.qmd]}\n")
-    (tmp_path / "index.qmd").write_text("# Preface {.unnumbered}\n")
-    (tmp_path / "broken.qmd").write_text(
-        "# Broken\n\n```{python}\n#| label: bad-cell\n1 / 0\n```\n")
+        f"[index.qmd, {', '.join(chapters)}]}}\n")
+    (folder / "index.qmd").write_text("# Preface {.unnumbered}\n")
     result = subprocess.run(["quarto", "render", "--to", "html"],
-                            cwd=tmp_path, capture_output=True, text=True)
-    log = result.stdout + result.stderr
-    assert result.returncode != 0
-    assert "ZeroDivisionError" in log and "bad-cell" in log
-    assert "broken.qmd" in log
+                            cwd=folder, capture_output=True, text=True)
+    return result.returncode, result.stdout + result.stderr
+
+
+def test_a_failing_cell_stops_the_build_and_says_where(tmp_path):
+    (tmp_path / "broken.qmd").write_text(
+        "# Broken\n\n```{python}\n#| label: bad-cell\nx = 1\n1 / 0\n```\n")
+    code, log = quarto_book(tmp_path, ["broken.qmd"])
+    assert code != 0
+    assert summary(log) == ("error: broken.qmd, cell 'bad-cell': "
+                            "ZeroDivisionError: division by zero")
+
+
+def test_a_listed_chapter_with_no_file_is_named_in_one_sentence(tmp_path):
+    code, log = quarto_book(tmp_path, ["missing.qmd"])
+    assert code != 0
+    assert summary(log) == "error: Book chapter 'missing.qmd' not found"

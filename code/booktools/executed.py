@@ -36,20 +36,19 @@ def executed_path(chapter, root=ROOT):
 
 
 def kept_by_quarto(chapter):
-    """The executed notebook Quarto kept for a chapter, or None for a page
-    without code. Quarto names it x.quarto_ipynb, or x.quarto_ipynb_N when
-    that name was taken: the newest is this run's."""
+    """The notebooks Quarto kept for a chapter, oldest first: none for a
+    page without code. Quarto names one x.quarto_ipynb, or
+    x.quarto_ipynb_N when that name was taken: the newest is this run's."""
     chapter = Path(chapter)
-    found = sorted(chapter.parent.glob(f"{chapter.stem}.quarto_ipynb*"),
-                   key=lambda p: p.stat().st_mtime)
-    return found[-1] if found else None
+    return sorted(chapter.parent.glob(f"{chapter.stem}.quarto_ipynb*"),
+                  key=lambda p: p.stat().st_mtime)
 
 
 def forget(root=ROOT):
     """Remove the notebooks a previous render kept, so that none passes
     for this run's."""
     for chapter in chapters(root):
-        for old in chapter.parent.glob(f"{chapter.stem}.quarto_ipynb*"):
+        for old in kept_by_quarto(chapter):
             old.unlink()
 
 
@@ -58,14 +57,13 @@ def collect(root=ROOT):
     {chapters/x.qmd: notebook} for every page that has code."""
     notebooks = {}
     for chapter in chapters(root):
-        kept = kept_by_quarto(chapter)
+        *older, kept = kept_by_quarto(chapter) or [None]
         if kept is None:
             continue
         target = executed_path(chapter, root)
         target.parent.mkdir(parents=True, exist_ok=True)
         kept.replace(target)
-        forget_others = chapter.parent.glob(f"{chapter.stem}.quarto_ipynb*")
-        for other in forget_others:
+        for other in older:
             other.unlink()
         name = chapter.relative_to(root).as_posix()
         notebooks[name] = nbformat.read(target, as_version=4)

@@ -24,6 +24,7 @@ link to them, as to any download this build did not make.
 import argparse
 import contextlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -74,9 +75,29 @@ def quarto(args, cwd):
                             env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
     if result.returncode != 0:
-        raise RenderError(f"quarto render {' '.join(args)} failed:\n"
-                          f"{result.stdout}")
+        log = STACK.sub("", result.stdout)  # Quarto's own, not the chapter's
+        raise RenderError(f"quarto render {' '.join(args)} failed:\n{log}"
+                          f"{summary(result.stdout)}")
     return result.stdout
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+STACK = re.compile(r"^\s*(?:Stack trace:|at \S.*)\n", re.MULTILINE)
+
+
+def summary(log):
+    """One line that says where a render failed: Quarto's own ERROR line,
+    or the file, the cell and the exception of a cell that raised."""
+    log = ANSI.sub("", log)
+    errors = re.findall(r"^ERROR: (.*)$", log, re.MULTILINE)
+    if errors:
+        return f"error: {errors[0]}"
+    files = re.findall(r"^\[\d+/\d+\] (\S+)$", log, re.MULTILINE)
+    cells = re.findall(r"^\s*Cell \d+/\d+: '([^']*)'", log, re.MULTILINE)
+    raised = re.findall(r"^(\w+(?:Error|Exception)\b.*)$", log, re.MULTILINE)
+    if files and cells and raised:
+        return f"error: {files[-1]}, cell '{cells[-1]}': {raised[-1]}"
+    return "error: Quarto failed (its log is above)"
 
 
 def site_dir(profile=None):
@@ -259,8 +280,7 @@ def main(argv):
         if html:  # nothing half-built may look complete
             shutil.rmtree(site, ignore_errors=True)
             shutil.rmtree(executed.EXECUTED, ignore_errors=True)
-        sys.exit(f"{err}\nerror: the render failed (see above)"
-                 + (f"; {site.name}/ was removed" if html else ""))
+        sys.exit(f"{err}" + (f"; {site.name}/ was removed" if html else ""))
 
 
 if __name__ == "__main__":
