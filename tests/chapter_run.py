@@ -92,4 +92,4 @@ def _env():
     """The environment Quarto gives the chapters (_environment)."""
     import os
 
-    return {**os.environ, "OMP_NUM_THREADS": "1", "SOURCE_DATE_EPOCH": "0"}
+    return {**os.environ, "OMP_NUM_THREADS": "1"}

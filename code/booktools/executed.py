@@ -14,6 +14,7 @@ Nothing here reads a .qmd file: cells, options, includes and inline
 expressions are Quarto's.
 """
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -23,6 +24,9 @@ from booktools import ROOT, chapters, slides
 EXECUTED = ROOT / "_executed"
 FIGURES = ROOT / "figures"
 SVG = "image/svg+xml"
+# matplotlib dates each SVG by the clock; figures/ keeps none, so that
+# the same figure is the same bytes in every build
+DATE = re.compile(r"\s*<dc:date>[^<]*</dc:date>")
 
 
 class CollectError(RuntimeError):
@@ -104,7 +108,8 @@ def save_figures(notebooks, outdir=FIGURES):
     outdir.mkdir(parents=True, exist_ok=True)
     for notebook in notebooks.values():
         for name, svg in figures(notebook).items():
-            (outdir / f"{name}.svg").write_text(svg, encoding="utf-8")
+            (outdir / f"{name}.svg").write_text(DATE.sub("", svg),
+                                                encoding="utf-8")
 
 
 def keep(root=ROOT):
