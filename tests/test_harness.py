@@ -2,14 +2,17 @@
 inline values, cross-reference numbers and the student notebooks."""
 
 import json
+import re
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import nbformat
 import pytest
 from sources import read_qmd
 
-from booktools import executed, notebooks, quiz
+from booktools import executed, notebooks, quiz, render
 from booktools.render import summary
 
 
@@ -165,3 +168,63 @@ def test_a_listed_chapter_with_no_file_is_named_in_one_sentence(tmp_path):
     code, log = quarto_book(tmp_path, ["missing.qmd"])
     assert code != 0
     assert summary(log) == "error: Book chapter 'missing.qmd' not found"
+
+
+FIXTURE = Path(__file__).parent / "fixture-book"
+
+
+def same_run(text):
+    """A page's text, without the kernel's process id, which a warning's
+    place names (/tmp/ipykernel_4883/...)."""
+    return re.sub(r"ipykernel_\d+", "ipykernel_N", text)
+
+
+def pdf_words(pdf):
+    text = subprocess.run(["pdftotext", str(pdf), "-"], check=True,
+                          capture_output=True, text=True).stdout
+    return same_run(" ".join(text.split()))
+
+
+def test_make_renders_the_pages_that_quarto_render_renders(tmp_path,
+                                                           monkeypatch):
+    # the differential test: a chapter with what Quarto authors write,
+    # built as plain `quarto render` builds it (every format executes)
+    # and as make builds it (one execution, then every format and edition
+    # rendered from the notebook Quarto kept): the same pages
+    if shutil.which("quarto") is None or shutil.which("pdftotext") is None:
+        pytest.skip("Quarto or pdftotext is not on PATH")
+    from test_render import main_text
+
+    monkeypatch.setenv("QUARTO_PYTHON", sys.executable)
+    plain, ours = tmp_path / "plain", tmp_path / "ours"
+    for folder in (plain, ours):
+        shutil.copytree(FIXTURE, folder)
+    render.quarto([], plain)
+    render.quarto(["--to", "html", "-M", "keep-ipynb:true"], ours)
+    assert list(executed.collect(ours)) == ["chapter.qmd"]
+    with render.executed_copy(ours) as copy:
+        logs = render.quarto(["--to", "typst"], copy)
+        printed = pdf_words(copy / "_book" / "Fixture.pdf")
+        logs += render.quarto(["--to", "html"], copy)  # clears the folder
+        assert "Starting python3 kernel" not in logs  # nothing ran again
+        edition = same_run(main_text((copy / "_book" / "chapter.html")
+                                     .read_text()))
+    page = same_run(main_text((plain / "_book" / "chapter.html")
+                              .read_text()))
+    assert same_run(main_text((ours / "_book" / "chapter.html")
+                              .read_text())) == page
+    assert edition == page
+    assert printed == pdf_words(plain / "_book" / "Fixture.pdf")
+    # and the pages say what the chapter computed, as Quarto means it
+    for shown in ("Inline before the change: 1", "after the change: 2",
+                  "the include gave 42", "as Markdown", "folded code",
+                  "after a hidden warning",
+                  "UserWarning: a warning everybody sees",
+                  "ValueError : shown, not fatal", "(b) A flat line.",
+                  "Two panels.", "Only the page says 20.",
+                  "#| label: not-a-cell"):
+        assert shown in page, shown
+    for hidden in ("never shown", "UserWarning: a warning nobody sees",
+                   "setup", "Only print"):
+        assert hidden not in page, hidden
+    assert "Only print says 200" in printed and "Only the page" not in printed

@@ -122,19 +122,19 @@ def execute():
 
 
 @contextlib.contextmanager
-def executed_copy():
+def executed_copy(root=ROOT):
     """A temporary copy of the repository in which every chapter of the
     list is the notebook Quarto executed for it: a render of the copy
     runs no code. Everything else the sources name is there as it is."""
     with tempfile.TemporaryDirectory(prefix="book-render-") as tmp:
         tmp = Path(tmp) / "book"
-        shutil.copytree(ROOT, tmp, ignore=NOT_COPIED, symlinks=True)
+        shutil.copytree(root, tmp, ignore=NOT_COPIED, symlinks=True)
         config = (tmp / "_quarto.yml").read_text(encoding="utf-8")
-        for chapter in chapters():
-            notebook = executed.executed_path(chapter)
+        for chapter in chapters(root):
+            notebook = executed.executed_path(chapter, root)
             if not notebook.exists():
                 continue  # a page without code renders as it is
-            name = chapter.relative_to(ROOT).as_posix()
+            name = chapter.relative_to(root).as_posix()
             (tmp / name).unlink()  # Quarto takes x.qmd over x.ipynb
             shutil.copy2(notebook, (tmp / name).with_suffix(".ipynb"))
             config = config.replace(f"- {name}\n",
