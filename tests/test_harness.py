@@ -2,6 +2,7 @@
 inline values, cross-reference numbers and the student notebooks."""
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -151,7 +152,9 @@ def quarto_book(folder, chapters):
         f"[index.qmd, {', '.join(chapters)}]}}\n")
     (folder / "index.qmd").write_text("# Preface {.unnumbered}\n")
     result = subprocess.run(["quarto", "render", "--to", "html"],
-                            cwd=folder, capture_output=True, text=True)
+                            cwd=folder, capture_output=True, text=True,
+                            env={**os.environ,
+                                 "QUARTO_PYTHON": sys.executable})
     return result.returncode, result.stdout + result.stderr
 
 
