@@ -1,13 +1,12 @@
 """Headless Chromium for the page tests: a local server and a watched page.
 
 The browser is the one the build prints the handouts with
-(booktools/browser.py: BOOK_BROWSER, Playwright's or Quarto's Chromium,
-or an installed Chrome, Chromium or Edge), driven by Playwright's Python
-client; without one the page tests are skipped.
+(booktools/browser.py: BOOK_BROWSER, Playwright's Chromium, Chrome, Edge
+or a distribution's Chromium), driven by Playwright's Python client;
+without one the page tests are skipped.
 """
 
 import contextlib
-import functools
 
 import pytest
 
@@ -16,21 +15,15 @@ from booktools.browser import serve  # noqa: F401 (the tests' server)
 from booktools.render import CHROMIUM_ARGS as ARGS
 
 
-@functools.cache
-def executable():
-    """The browser's path, looked for once per session, or None."""
-    return finder.find()
-
-
 @contextlib.contextmanager
 def chromium():
-    if executable() is None:
-        pytest.skip("no Chromium-family browser (install Chrome, Edge or "
-                    "Chromium, or run .venv/bin/playwright install "
-                    "chromium; .ci/run installs Debian's chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable(), args=ARGS)
+        browser = finder.launch(p, ARGS)
+        if browser is None:
+            pytest.skip("no Chromium-family browser (install Chrome, Edge "
+                        "or Chromium, or run .venv/bin/playwright install "
+                        "chromium; .ci/run installs Debian's chromium)")
         try:
             yield browser
         finally:

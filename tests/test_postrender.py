@@ -190,7 +190,7 @@ def no_browser(tmp_path, monkeypatch):
     monkeypatch.setattr(render, "NOTES",
                         slides / "backprop-slides-with-notes.pdf")
     monkeypatch.setattr(render, "quarto", fake_quarto)
-    monkeypatch.setattr(render.browser, "find", lambda: None)
+    monkeypatch.setattr(render.browser, "launch", lambda p, args: None)
     monkeypatch.delenv("BOOK_BROWSER", raising=False)
     return site
 

@@ -158,13 +158,9 @@ def live_start(site, chapter="autograd", cell="engine-check"):
     twice: in the page (performance.now() at the click, and when the
     output appears) and by the clock here; the first Run loads Pyodide,
     the second does not. None without a browser."""
-    from booktools.browser import find, serve
-
-    executable = find()
-    if executable is None:
-        return None
     from playwright.sync_api import sync_playwright
 
+    from booktools.browser import launch, serve
     from booktools.render import CHROMIUM_ARGS
 
     timed_run = """async (id) => {
@@ -181,8 +177,9 @@ def live_start(site, chapter="autograd", cell="engine-check"):
     }"""
     times = []
     with serve(site) as origin, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable,
-                                    args=CHROMIUM_ARGS)
+        browser = launch(p, CHROMIUM_ARGS)
+        if browser is None:
+            return None
         page = browser.new_page()
         page.goto(f"{origin}/chapters/{chapter}.html")
         page.wait_for_selector(f"#{cell} .live-bar")

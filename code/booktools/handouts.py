@@ -8,10 +8,6 @@ them), printed on the sheet's paper."""
 NOTES_FONT = 15  # px on a sheet 793.7 px wide: 11 pt on A4 paper
 
 
-class BrowserError(RuntimeError):
-    pass
-
-
 # The instructor's copy: one slide a sheet of A4, across its width, and
 # the slide's notes below it, taken out of the slide (where Reveal.js
 # prints them over its foot, `showNotes=true`), at `font` px.
@@ -57,18 +53,18 @@ SHEETS = """([paper, w, h, per]) => {
 PAPER = {"A4": [793.7, 1122.5, 2], "letter": [816, 1056, 2]}  # px, slides
 
 
-def print_all(deck_url, executable, args, handout, letter, notes):
+def print_all(deck_url, args, handout, letter, notes):
     """The A4 and Letter handouts and the notes copy, from the deck at
-    deck_url; how many slides' notes the copy shows."""
-    from playwright.sync_api import Error, sync_playwright
+    deck_url; how many slides' notes the copy shows, or None when no
+    browser starts (browser.py)."""
+    from playwright.sync_api import sync_playwright
+
+    from booktools import browser
 
     with sync_playwright() as p:
-        try:
-            chromium = p.chromium.launch(executable_path=executable,
-                                         args=args)
-        except Error as err:
-            raise BrowserError(f"{executable} did not start ({err}): set "
-                               "BOOK_BROWSER to another browser") from err
+        chromium = browser.launch(p, args)
+        if chromium is None:
+            return None
         try:
             url = deck_url + "?print-pdf"
             for pdf, paper in ((handout, "A4"), (letter, "letter")):

@@ -169,25 +169,12 @@ def render_pdf(staging, profile=None):
 NO_BROWSER = ("no Chromium-family browser found: the slides handouts were "
               "skipped; install Chrome, Edge or Chromium, or run the venv's "
               "`python -m playwright install chromium`, or set BOOK_BROWSER")
-def print_handouts(deck, executable):
-    """The deck printed (handouts.py): the handouts and the notes copy,
-    which must show every slide's notes."""
+def render_slides():
+    """The deck (one self-contained file) and its PDF handouts, printed
+    by a browser (handouts.py), or the deck and a line that says why the
+    handouts were skipped."""
     from booktools import handouts
 
-    try:
-        shown = handouts.print_all(deck.as_uri(), executable, CHROMIUM_ARGS,
-                                   HANDOUT, LETTER, NOTES)
-    except handouts.BrowserError as err:
-        raise RenderError(str(err)) from err
-    written = deck.read_text(encoding="utf-8").count('<aside class="notes">')
-    if shown != written:
-        raise RenderError(f"{NOTES.name} shows {shown} slides' notes of "
-                          f"the deck's {written}")
-
-
-def render_slides():
-    """The deck (one self-contained file) and its PDF handouts, or
-    the deck and a line that says why the handouts were skipped."""
     if not (SLIDES / "_variables.yml").exists():
         raise RenderError("slides/_variables.yml is missing: it is written "
                           "when the chapters run (make executed)")
@@ -197,12 +184,17 @@ def render_slides():
                     encoding="utf-8")
     for stale in (HANDOUT, LETTER, NOTES):  # no old one passes for new
         stale.unlink(missing_ok=True)
-    warning = browser.explicit_problem()
-    log += f"{warning}\n" if warning else ""
-    executable = browser.find()
-    if executable is None:
+    try:
+        shown = handouts.print_all(deck.as_uri(), CHROMIUM_ARGS, HANDOUT,
+                                   LETTER, NOTES)
+    except browser.BrowserError as err:
+        raise RenderError(str(err)) from err
+    if shown is None:
         return f"{log}{NO_BROWSER}\n"
-    print_handouts(deck, executable)
+    written = deck.read_text(encoding="utf-8").count('<aside class="notes">')
+    if shown != written:
+        raise RenderError(f"{NOTES.name} shows {shown} slides' notes of "
+                          f"the deck's {written}")
     return log
 
 
