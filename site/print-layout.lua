@@ -346,7 +346,6 @@ function Pandoc(doc)
   })
   blocks = blocks:walk({ Inlines = sci_as_math })
   blocks = blocks:walk({ Blocks = keep_with_next })
-  blocks = keep_with_next(blocks)
 
   -- the arabic page count starts with the first numbered chapter
   local result = pandoc.Blocks({})

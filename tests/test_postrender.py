@@ -101,13 +101,6 @@ def test_a_page_that_finds_the_sheets_otherwise_is_left_alone():
     assert postrender.unique_sheet_ids(other) == other
 
 
-def test_previous_next_links_are_named_by_what_they_show():
-    fixed = postrender.fix_page(NEXT, "chapters", EVERYTHING)
-    assert "aria-label" not in fixed
-    assert '<i aria-hidden="true" class="bi bi-arrow-right-short">' in fixed
-    assert postrender.fix_page(fixed, "chapters", EVERYTHING) == fixed
-
-
 def test_deck_declares_its_charset_first():
     late = ("<!DOCTYPE html>\n<html><head>\n<script>" + "x" * 2000
             + '</script>\n  <meta charset="utf-8">\n<title>t</title>')
@@ -140,7 +133,6 @@ def test_fix_site_drops_links_to_what_was_not_built(tmp_path):
     chapter = (site / "chapters" / "backprop.html").read_text()
     assert "../notebooks/backprop-notebooks.zip" in chapter
     assert "../backprop.pdf" in chapter
-    assert "aria-label=\"Automatic" not in chapter
 
 
 def test_the_post_render_script_reads_quartos_output_folder(

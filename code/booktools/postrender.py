@@ -60,10 +60,6 @@ SHEET_JS = [(re.compile(rf"\blink#({SHEETS})\b"), r"link[data-sheet=\1]"),
              r'.dataset.sheet === "\1"')]
 SHEET_LEFT = re.compile(rf"#({SHEETS})\b|\.id\s*===?\s*[\"']({SHEETS})"
                         rf"|getElementById\([\"']({SHEETS})")
-# Previous/next: Quarto names each link by an aria-label without the
-# chapter number it shows; its own text, arrow icon aside, is the name.
-PAGINATION = re.compile(r'<a\b[^>]*\bclass="pagination-link"[^>]*>'
-                        r"(?:(?!</a>).)*</a>", re.S)
 CHARSET = re.compile(r'\s*<meta charset="utf-8">', re.I)
 # Pandoc's MathML carries each formula's TeX source as an annotation,
 # which the page never shows: a twelfth of a chapter page's weight.
@@ -106,18 +102,8 @@ def fix_page(text, where, present):
     text = TEX.sub("", text)
     text = drop_missing_links(text, where, present)
     text = unique_sheet_ids(text)
-    text = TITLE.sub(lambda m: m.group(1) + XREF.sub(r"\1", m.group(2))
+    return TITLE.sub(lambda m: m.group(1) + XREF.sub(r"\1", m.group(2))
                      + m.group(3), text)
-    return PAGINATION.sub(lambda m: named_by_text(m.group(0)), text)
-
-
-def named_by_text(link):
-    """A previous/next link without its aria-label, and with its arrow
-    hidden from assistive technology, so that what it shows names it."""
-    link = re.sub(r'(<a\b[^>]*?)\s+aria-label="[^"]*"', r"\1", link,
-                  count=1)
-    return re.sub(r'<i class="bi\b(?![^>]*aria-hidden)',
-                  r'<i aria-hidden="true" class="bi', link)
 
 
 def drop_missing_links(text, where, present):
