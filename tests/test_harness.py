@@ -42,7 +42,12 @@ def test_inline_values_are_quartos():
     cell.metadata["user_expressions"] = [
         {"expression": e, "result": {"data": {"text/plain": v}}}
         for e, v in [("x", "1"), ("x", "1"), ("f(x)", "2")]]
-    assert notebooks.with_values(cell) == "Twice: 1 and 1; once 2."
+    assert executed.with_values(cell) == "Twice: 1 and 1; once 2."
+    # a number that starts a line, then a full stop, starts no list
+    cell.source = ("differs by\n`{python} x`. Then\n`{python} x` more, "
+                   "`{python} f(x)`.")
+    assert executed.with_values(cell) == (
+        "differs by\n1\\. Then\n1 more, 2.")
 
 
 def test_numbers_are_read_from_quartos_index(tmp_path):
@@ -56,7 +61,7 @@ def test_numbers_are_read_from_quartos_index(tmp_path):
     (xref / "abc").write_text(json.dumps({"entries": [
         {"key": k, "order": {"number": n, "section": s}}
         for k, n, s in entries]}))
-    assert notebooks.book_numbers(tmp_path) == {
+    assert executed.book_numbers(tmp_path) == {
         "sec-a": "2", "sec-a-b": "2.1", "sec-a-b-c": "2.1.3",
         "fig-x": "2.3", "eq-y": "2.1"}
 

@@ -241,7 +241,7 @@ def test_cell_labels_use_only_figure_and_table_prefixes(path):
 def test_notebook_numbering_follows_the_book(render_log):
     from built import BUILD
 
-    from booktools.notebooks import book_numbers
+    from booktools.executed import book_numbers
 
     numbers = book_numbers(BUILD)  # Quarto's, from the test build
     # the preface is unnumbered: the three chapters of the text are 1 to 3

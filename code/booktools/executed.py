@@ -14,6 +14,7 @@ Nothing here reads a .qmd file: cells, options, includes and inline
 expressions are Quarto's.
 """
 
+import json
 import re
 from pathlib import Path
 
@@ -119,3 +120,41 @@ def keep(root=ROOT):
     save_figures(notebooks, root / "figures")
     slides.write_slide_variables(notebooks, root / "slides")
     return notebooks
+
+
+def with_values(cell):
+    """A markdown cell's text with its inline expressions replaced by the
+    values Quarto's run gave them (metadata.user_expressions)."""
+    text = cell.source
+    for item in cell.get("metadata", {}).get("user_expressions", []):
+        data = item["result"].get("data", {})
+        value = data.get("text/markdown", data.get("text/plain", ""))
+        token = f"`{{python}} {item['expression']}`"
+        at = text.find(token)
+        rest = text[at + len(token):]
+        if (at == 0 or text[at - 1] == "\n") and value.isdigit() and (
+                rest[:1] in (".", ")")):
+            value += "\\"  # "0." starting a line would begin a list
+        text = text[:at] + value + rest if at >= 0 else text
+    return text
+
+
+def book_numbers(root=ROOT):
+    """{label: number} of every cross-reference target, as Quarto numbered
+    them in its last render (its index, .quarto/xref/): "1.2" for a
+    section, "2.3" for the third figure of chapter 2."""
+    xref = root / ".quarto" / "xref"
+    numbers = {}
+    for outputs in json.loads((xref / "INDEX").read_text()).values():
+        for name in outputs.values():
+            for entry in json.loads((xref / name).read_text())["entries"]:
+                order = entry["order"]
+                section = order["section"]
+                if entry["key"].startswith("sec-"):
+                    parts = section[:max((i + 1 for i, n in
+                                          enumerate(section) if n),
+                                         default=1)]
+                    numbers[entry["key"]] = ".".join(map(str, parts))
+                else:
+                    numbers[entry["key"]] = f"{section[0]}.{order['number']}"
+    return numbers

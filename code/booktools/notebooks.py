@@ -3,7 +3,7 @@
 A pure function of the notebook Quarto executed (every code cell with its
 `#|` options and outputs, every inline expression's value in its markdown
 cell's metadata) and of the cross-reference numbers Quarto gave the book
-(its index in .quarto/xref/): nothing runs, so a change here re-exports
+(executed.py reads both): nothing runs, so a change here re-exports
 the notebooks without re-running a chapter.
 
 What a reader who downloads it gets: the prose as plain notebook
@@ -14,7 +14,6 @@ build side (cells labelled build-...), what only the web page shows (the
 explorers), and the exercises' solutions (divs of class .solution).
 """
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +22,7 @@ import nbformat
 import yaml
 
 from booktools import ROOT, quiz
+from booktools.executed import book_numbers, with_values
 
 NOTEBOOKS = ROOT / "notebooks"
 _WORDS = {"fig": "Figure", "eq": "Equation", "sec": "Section",
@@ -67,17 +67,6 @@ def cell_options(source):
     return (yaml.safe_load(opts) or {}), "\n".join(lines[n:])
 
 
-def with_values(cell):
-    """A markdown cell's text with its inline expressions replaced by the
-    values Quarto's run gave them (metadata.user_expressions)."""
-    text = cell.source
-    for item in cell.get("metadata", {}).get("user_expressions", []):
-        data = item["result"].get("data", {})
-        value = data.get("text/markdown", data.get("text/plain", ""))
-        text = text.replace(f"`{{python}} {item['expression']}`", value, 1)
-    return text
-
-
 def read_executed(nb):
     """An executed notebook's cells as Cells: markdown with its values
     filled in, code with its options parsed and its outputs. The front
@@ -93,27 +82,6 @@ def read_executed(nb):
             cells.append(Cell("code", code, options,
                               outputs=cell.get("outputs", [])))
     return cells
-
-
-def book_numbers(root=ROOT):
-    """{label: number} of every cross-reference target, as Quarto numbered
-    them in its last render (its index, .quarto/xref/): "1.2" for a
-    section, "2.3" for the third figure of chapter 2."""
-    xref = root / ".quarto" / "xref"
-    numbers = {}
-    for outputs in json.loads((xref / "INDEX").read_text()).values():
-        for name in outputs.values():
-            for entry in json.loads((xref / name).read_text())["entries"]:
-                order = entry["order"]
-                section = order["section"]
-                if entry["key"].startswith("sec-"):
-                    parts = section[:max((i + 1 for i, n in
-                                          enumerate(section) if n),
-                                         default=1)]
-                    numbers[entry["key"]] = ".".join(map(str, parts))
-                else:
-                    numbers[entry["key"]] = f"{section[0]}.{order['number']}"
-    return numbers
 
 
 # A conditional span, [words]{.content-visible when-format="typst"}, with
