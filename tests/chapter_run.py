@@ -59,9 +59,7 @@ class ChapterRun:
                 c.source) for c in ran]),
             timeout=timeout, kernel_name="python3",
             resources={"metadata": {"path": str(folder)}})
-        self.client.create_kernel_manager()
-        self.client.start_new_kernel(env=_env())
-        self.client.start_new_kernel_client()
+        start_kernel(self.client)
         try:
             for index, cell in enumerate(self.client.nb.cells):
                 self.client.execute_cell(cell, index)
@@ -86,6 +84,25 @@ class ChapterRun:
             raise RuntimeError(f"{expr}: {result.get('ename')}: "
                                f"{result.get('evalue')}")
         return json.loads(ast.literal_eval(result["data"]["text/plain"]))
+
+
+def start_kernel(client):
+    """Start the client's kernel. On Linux and macOS its channels are
+    sockets of its own name (IPC), not TCP ports: TCP would pick a free
+    port, release it and bind it again, which kernels started side by side
+    can lose to each other (ZMQError: Address already in use). The kernel's
+    cleanup removes the sockets."""
+    import os
+    import tempfile
+    import uuid
+
+    client.create_kernel_manager()
+    if os.name != "nt":
+        client.km.transport = "ipc"
+        client.km.ip = os.path.join(tempfile.gettempdir(),
+                                    f"kernel-{uuid.uuid4().hex}")
+    client.start_new_kernel(env=_env())
+    client.start_new_kernel_client()
 
 
 def _env():

@@ -236,3 +236,28 @@ def test_make_renders_the_pages_that_quarto_render_renders(tmp_path,
                    "setup", "Only print"):
         assert hidden not in page, hidden
     assert "Only print says 200" in printed and "Only the page" not in printed
+
+
+def test_kernels_started_side_by_side_all_start():
+    # the tests' kernels (chapter_run.py) use IPC sockets: four at once,
+    # five times over, and each answers
+    from concurrent.futures import ThreadPoolExecutor
+
+    from chapter_run import start_kernel
+    from nbclient import NotebookClient
+
+    def answer(n):
+        client = NotebookClient(nbformat.v4.new_notebook(),
+                                kernel_name="python3")
+        start_kernel(client)
+        try:
+            reply = client.wait_for_reply(client.kc.execute(
+                "", user_expressions={"x": f"{n} * 2"}))
+            return reply["content"]["user_expressions"]["x"]["data"][
+                "text/plain"]
+        finally:
+            client._cleanup_kernel()
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for _ in range(5):
+            assert list(pool.map(answer, range(4))) == ["0", "2", "4", "6"]
