@@ -29,7 +29,7 @@ from booktools import ROOT
 # as the chapter's kernel holds it after the solution has run
 SOLVED = {
     "backprop": {
-        "by-hand": "check_by_hand(d_z_ex * 0.5, d_z_ex)",
+        "by-hand": "check_by_hand(d_z_ex * x_ex, d_z_ex)",
         "softmax": "check_softmax(lambda a, y: a - y)",  # the derivation
         "gradcheck": "check_gradcheck(central_differences, mse, params64)",
         "bug": "check_bug(backward)",  # the fix: backward of @sec-blame
@@ -124,12 +124,32 @@ def test_micro_mlp_that_never_resets_its_gradients():
         "taken against them?"]
 
 
+def by_hand():
+    """Exercise 1.1's numbers and its answers, dL/dw and dL/db, by
+    torch.autograd in float64."""
+    n = checks.BY_HAND
+    w, b = (torch.tensor(n[k], dtype=torch.float64, requires_grad=True)
+            for k in "wb")
+    (0.5 * (torch.sigmoid(w * n["x"] + b) - n["y"]) ** 2).backward()
+    return n, w.grad.item(), b.grad.item()
+
+
+def digits(x, n):
+    """x to n significant digits, as a student writes it."""
+    return float(f"{x:.{n}g}")
+
+
 def test_pencil_answers_that_miss_a_step():
-    assert str(checks.check_by_hand(-0.3112, -0.6225)) == (
+    n, _, _ = by_hand()
+    # the blame at a, a - y, taken for dL/db: the gate left out
+    at_a = round(1 / (1 + math.exp(-(n["w"] * n["x"] + n["b"]))) - n["y"],
+                 4)
+    at_w = round(at_a * n["x"], 4)
+    assert str(checks.check_by_hand(at_w, at_a)) == (
         "not yet: 0 of 2 checks pass\n"
-        "  ✗ dL/db = -0.6225 is not right yet: that is the blame at a, "
+        f"  ✗ dL/db = {at_a} is not right yet: that is the blame at a, "
         "before the sigmoid's gate\n"
-        "  ✗ dL/dw = -0.3112 is not right yet, but it follows from your "
+        f"  ✗ dL/dw = {at_w} is not right yet, but it follows from your "
         "dL/db as it should: fix dL/db first")
     assert str(checks.check_softmax(lambda a, y: (a - y) * a * (1 - a))
                ).splitlines()[1] == (
@@ -315,13 +335,20 @@ def test_an_error_in_the_answer_names_its_line():
     assert f"at line {line} of your cell: t = v.dat" in said
 
 
+def unit(x):
+    """One unit of x's third significant digit."""
+    return 10.0 ** (math.floor(math.log10(abs(x))) - 2)
+
+
 def test_rounded_numbers_hear_close_not_a_wrong_method():
-    said = str(checks.check_by_hand(-0.07, -0.15))  # two digits only
+    _, dw, db = by_hand()
+    said = str(checks.check_by_hand(digits(dw, 2), digits(db, 2)))
     assert said.count("close, but not to three significant digits") == 2
     assert "walk back" not in said
     # three digits, but wrong in the third: not right either
-    assert not checks.check_by_hand(-0.0725, -0.145).ok
-    assert checks.check_by_hand(-0.0731, -0.146).ok
+    assert not checks.check_by_hand(digits(dw, 3) + 6 * unit(dw),
+                                    digits(db, 3) + 6 * unit(db)).ok
+    assert checks.check_by_hand(digits(dw, 3), digits(db, 3)).ok
 
 
 def test_no_tick_for_adding_gradients_that_never_arrive():
@@ -357,6 +384,24 @@ def test_gradcheck_tells_a_finite_difference_from_the_gradient():
 
 
 def test_by_hand_is_graded_to_three_significant_digits():
-    # dL/dw = -0.073140 and dL/db = -0.146280, from the chain rule
-    assert checks.check_by_hand(-0.0732, -0.1463).ok  # one unit off: kept
-    assert not checks.check_by_hand(-0.073, -0.146).ok  # two digits of dw
+    n, dw, db = by_hand()
+    # the chain rule by hand, for the book's numbers: w = -1.5, x = 0.5,
+    # b = 0.25, y = 1 give dL/dw = -0.073140 and dL/db = -0.146280
+    if n == {"w": -1.5, "x": 0.5, "b": 0.25, "y": 1.0}:
+        assert (round(dw, 6), round(db, 6)) == (-0.07314, -0.14628)
+    assert checks.check_by_hand(digits(dw, 3), digits(db, 3)).ok
+    assert checks.check_by_hand(digits(dw, 5), digits(db, 6)).ok  # more
+    for off in (-1, 1):  # one unit either side of the rounded answer
+        said = checks.check_by_hand(digits(dw, 3) + off * unit(dw),
+                                    digits(db, 3) - off * unit(db))
+        assert not said.ok and str(said).count("keep more digits") == 2
+    assert not checks.check_by_hand(digits(dw, 2), digits(db, 3)).ok
+
+
+def test_a_right_dL_db_is_not_blamed_for_a_rounded_dL_dw():
+    # -0.146 then half of it, -0.073: dL/db is right, and the hint for
+    # dL/dw is to carry more digits, not to fix dL/db
+    n, _, db = by_hand()
+    said = str(checks.check_by_hand(digits(db, 3) * n["x"], digits(db, 3)))
+    assert "✓ dL/db" in said and "fix dL/db first" not in said
+    assert "keep more digits" in said

@@ -20,6 +20,18 @@ class Prose(str):
         return str(self)
 
 
+class Maths(Prose):
+    """Prose that Markdown shows as inline maths."""
+
+    def _repr_markdown_(self):
+        return f"${self}$"
+
+
+def maths(name, value):
+    """name = value as inline maths: maths("w", -1.5) shows $w = -1.5$."""
+    return Maths(f"{name} = {float(value):g}")
+
+
 def joined(items, separator):
     """Items as text with a separator: joined([8, 16], " or ") == '8 or 16'."""
     return Prose(separator.join(str(item) for item in items))
