@@ -457,6 +457,13 @@ def test_new_exercise_solutions_hold(run_chapter):
     w = torch.tensor(n["w"], requires_grad=True)
     (0.5 * (torch.sigmoid(w * n["x"] + n["b"]) - n["y"]) ** 2).backward()
     assert run.value("d_z_ex * x_ex") == pytest.approx(w.grad.item())
+    # the solution's figures, printed to five decimals, multiply as printed
+    shown = {name: round(run.value(expr), 5) for name, expr in [
+        ("blame", "a_ex - y_ex"), ("gate", "gate_ex"), ("dz", "d_z_ex"),
+        ("dw", "d_z_ex * x_ex"), ("dx", "d_z_ex * w_ex")]}
+    assert round(shown["blame"] * shown["gate"], 5) == shown["dz"]
+    assert round(shown["dz"] * n["x"], 5) == shown["dw"]
+    assert round(shown["dz"] * n["w"], 5) == shown["dx"]
     errors = run.value("check_errors")
     assert min(errors.values()) < 1e-7  # our gradient passes the check
     assert errors["1e-10"] > errors["0.0001"]  # rounding at tiny h

@@ -405,3 +405,14 @@ def test_a_right_dL_db_is_not_blamed_for_a_rounded_dL_dw():
     said = str(checks.check_by_hand(digits(db, 3) * n["x"], digits(db, 3)))
     assert "✓ dL/db" in said and "fix dL/db first" not in said
     assert "keep more digits" in said
+
+
+def test_by_hand_rounds_the_digits_a_student_writes_half_up():
+    _, dw, db = by_hand()
+    # a boundary written out: -0.1455 rounds half up to -0.146 (the float
+    # is -0.14549999..., which round() would take to -0.145)
+    assert checks.check_by_hand(digits(dw, 3), -0.1455).ok
+    assert not checks.check_by_hand(digits(dw, 3), -0.1465).ok  # -0.147
+    assert checks.check_by_hand("\u22120.0731", "-0.146").ok  # a minus
+    said = str(checks.check_by_hand(float("inf"), float("-inf")))
+    assert said.startswith("not yet: dL/dw is inf, not a finite number")

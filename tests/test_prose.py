@@ -1,6 +1,6 @@
 """The formatting helpers used by inline expressions in the prose."""
 
-from backprop.prose import count, fixed, joined, sci
+from backprop.prose import count, fixed, joined, sci, significant
 
 
 def test_sci():
@@ -25,3 +25,9 @@ def test_repr_has_no_quotes():
 def test_joined_reads_without_quotes():
     assert repr(joined([8, 16], " or ")) == "8 or 16"
     assert joined([fixed(6, 0), fixed(24, 0)], " + ") == "6 + 24"
+
+
+def test_significant_digits():
+    assert significant(-0.0731401) == "−0.0731"
+    assert significant(-0.146280) == "−0.146"
+    assert significant(123456, 2) == "1.2e+05"  # as Python's g writes it

@@ -9,6 +9,7 @@ out here. The checks whose reference is torch are in checks_torch.py.
 
 import math
 import random
+from decimal import ROUND_HALF_UP, Decimal
 
 from backprop.verdicts import (
     NotYet,
@@ -201,13 +202,18 @@ def check_by_hand(dL_dw, dL_db):
     want_b = central_difference(lambda b: loss(n["w"], b), n["b"])
     blame_at_a = _sigmoid(n["w"] * n["x"] + n["b"]) - n["y"]
     near = (": close, but not to three significant digits: keep more "
-            "digits through the sums")
+            "digits at every step")
 
     def right(x, want):
-        """x rounds to want's three significant digits (more digits are
-        fine; one unit off either way is not)."""
-        place = 2 - math.floor(math.log10(abs(want)))
-        return abs(round(x, place) - round(want, place)) < 0.5 * 10.0**-place
+        """x rounds to want's three significant digits, half up, as a
+        student rounds the digits written (more digits are fine; one unit
+        off either way is not)."""
+        unit = Decimal(1).scaleb(math.floor(math.log10(abs(want))) - 2)
+
+        def rounded(v):
+            return Decimal(repr(v)).quantize(unit, ROUND_HALF_UP)
+
+        return rounded(x) == rounded(want)
 
     db_right = right(db, want_b)
     if db_right:

@@ -42,6 +42,12 @@ def fixed(x, digits=2):
     return Prose(f"{float(x):.{digits}f}".replace("-", "−"))
 
 
+def significant(x, digits=3):
+    """x to a number of significant digits: significant(-0.07314) ==
+    '−0.0731'."""
+    return Prose(f"{float(x):.{digits}g}".replace("-", "−"))
+
+
 def count(n):
     """An integer with thousands separators: count(4096) == '4,096'."""
     return Prose(f"{int(n):,}")

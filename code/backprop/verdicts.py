@@ -6,6 +6,7 @@ a Verdict by @check. Pure Python, so that it also runs in the page.
 """
 
 import functools
+import math
 import traceback
 from pathlib import Path
 
@@ -90,11 +91,16 @@ def given(what, value):
     """A number the student wrote, or NotYet while it is missing."""
     if value is None:
         raise NotYet(f"{what} is None: put your number in its place")
+    if isinstance(value, str):  # the minus sign the book prints, too
+        value = value.replace("\u2212", "-")
     try:
-        return float(value)  # a tensor of one number is one too
+        x = float(value)  # a tensor of one number is one too
     except (TypeError, ValueError):
         raise NotYet(f"{what} is a {type(value).__name__}, not a number"
                      ) from None
+    if not math.isfinite(x):
+        raise NotYet(f"{what} is {x}, not a finite number")
+    return x
 
 
 def central_difference(f, x, h=1e-6):
@@ -103,7 +109,8 @@ def central_difference(f, x, h=1e-6):
 
 
 def close(got, want, rel=1e-6, tol=1e-9):
-    return abs(got - want) <= tol + rel * abs(want)
+    return (math.isfinite(got) and math.isfinite(want)
+            and abs(got - want) <= tol + rel * abs(want))
 
 
 def number(x):

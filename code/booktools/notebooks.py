@@ -34,11 +34,13 @@ NOTEBOOK_INTRO = (
     "together with the small package `backprop` that it imports. Unzip it, "
     "install the pinned packages with `pip install -r requirements.txt` "
     "(Python 3.11), start Jupyter in the unzipped folder, and run the "
-    "cells top to bottom. The exercises are here; their worked solutions "
+    "cells top to bottom.{exercises}*")
+EXERCISES_INTRO = (
+    " The exercises are here; their worked solutions "
     "are on the book's website, folded under each exercise, and in the "
     "instructor edition of the PDF. An exercise with a check ends with a "
     "starter cell for your answer and a check cell, which says what is "
-    "right so far, and \"not yet\" until all of it is.*")
+    "right so far, and \"not yet\" until all of it is.")
 # Exercise x's cells starter-x and check-x (backprop/checks.py): kept,
 # as every exercise cell is, and tagged with their kind.
 EXERCISE_CELLS = ("starter", "check")
@@ -246,11 +248,14 @@ def to_notebook(executed, numbers=None):
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
                                  "display_name": "Python 3"}
-    nb.cells.append(nbformat.v4.new_markdown_cell(NOTEBOOK_INTRO))
-    for cell in without_left_out(read_executed(executed)):
+    cells = read_executed(executed)
+    for cell in without_left_out(cells):
         made = _student_cell(cell, numbers)
         if made is not None:
             nb.cells.append(made)
+    has = any(EXERCISE.search(c.source) for c in cells)
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell(NOTEBOOK_INTRO.format(
+        exercises=EXERCISES_INTRO if has else "")))
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"cell-{i}"  # stable ids: no diff between builds
     return nb
