@@ -172,6 +172,17 @@ def test_a_failing_cell_stops_the_build_and_says_where(tmp_path):
                             "ZeroDivisionError: division by zero")
 
 
+def test_a_failing_inline_value_is_told_from_its_cell(tmp_path):
+    (tmp_path / "broken.qmd").write_text(
+        "# Broken\n\n```{python}\n#| label: fine\nx = 1\n```\n\n"
+        "Shown: `{python} x / 0`.\n")
+    code, log = quarto_book(tmp_path, ["broken.qmd"])
+    assert code != 0
+    assert summary(log) == ("error: broken.qmd, an inline expression after "
+                            "cell 'fine': ZeroDivisionError: division by "
+                            "zero")
+
+
 def test_a_listed_chapter_with_no_file_is_named_in_one_sentence(tmp_path):
     code, log = quarto_book(tmp_path, ["missing.qmd"])
     assert code != 0

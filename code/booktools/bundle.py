@@ -126,9 +126,9 @@ then the requirements as above.
 
 
 def readme(notebooks, pins):
-    """The zip's README: what is in it, and the two commands to set up
-    and open it, with the pinned PyTorch."""
-    names = ", ".join(f"`{name}`" for name in sorted(notebooks))
+    """The zip's README: what is in it, in the book's order, and the two
+    commands to set up and open it, with the pinned PyTorch."""
+    names = ", ".join(f"`{name}`" for name in notebooks)
     return README.format(names=names, torch=pins.get("torch", "torch"))
 
 

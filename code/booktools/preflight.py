@@ -4,7 +4,7 @@
 Python in QUARTO_PYTHON, else the first python3 on PATH. Without the
 book's packages, every chapter would stop on its first import, with a
 stack trace per chapter. Quarto runs this script first (a pre-render
-script of the `source` profile, _quarto-source.yml), with that same
+script of _quarto.yml), with that same
 Python: it says in one sentence what is missing and what to run.
 
 It also names, in one line, any chapters/*.qmd that _quarto.yml's list
@@ -44,7 +44,7 @@ def left_out(root="."):
     text: no YAML library in the standard library)."""
     folder = os.path.join(root, "chapters")
     with open(os.path.join(root, "_quarto.yml"), encoding="utf-8") as f:
-        config = f.read()
+        config = "\n".join(line.split("#")[0] for line in f)  # no comments
     drafts = [name for name in sorted(os.listdir(folder))
               if name.endswith(".qmd")
               and f"chapters/{name}" not in config]

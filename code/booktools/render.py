@@ -93,10 +93,14 @@ def summary(log):
     if errors:
         return f"error: {errors[0]}"
     files = re.findall(r"^\[\d+/\d+\] (\S+)$", log, re.MULTILINE)
-    cells = re.findall(r"^\s*Cell \d+/\d+: '([^']*)'", log, re.MULTILINE)
+    cells = re.findall(r"^\s*Cell \d+/\d+: '([^']*)'\.*(Done)?", log,
+                       re.MULTILINE)
     raised = re.findall(r"^(\w+(?:Error|Exception)\b.*)$", log, re.MULTILINE)
     if files and cells and raised:
-        return f"error: {files[-1]}, cell '{cells[-1]}': {raised[-1]}"
+        label, done = cells[-1]  # a cell that finished: the prose after it
+        where = (f"an inline expression after cell '{label}'" if done
+                 else f"cell '{label}'")
+        return f"error: {files[-1]}, {where}: {raised[-1]}"
     return "error: Quarto failed (its log is above)"
 
 
@@ -270,8 +274,9 @@ def main(argv):
         site = site_dir(args.profile if "execute" not in args.targets
                         else None)
         if html:  # nothing half-built may look complete
-            shutil.rmtree(site, ignore_errors=True)
-            shutil.rmtree(executed.EXECUTED, ignore_errors=True)
+            for built in (site, executed.EXECUTED, student.NOTEBOOKS):
+                shutil.rmtree(built, ignore_errors=True)
+            executed.forget()
         sys.exit(f"{err}" + (f"; {site.name}/ was removed" if html else ""))
 
 
