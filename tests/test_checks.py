@@ -416,3 +416,30 @@ def test_by_hand_rounds_the_digits_a_student_writes_half_up():
     assert checks.check_by_hand("\u22120.0731", "-0.146").ok  # a minus
     said = str(checks.check_by_hand(float("inf"), float("-inf")))
     assert said.startswith("not yet: dL/dw is inf, not a finite number")
+
+
+def test_by_hand_calls_only_a_rounding_slip_close():
+    n, dw, db = by_hand()
+    # the bias forgotten, z = w x: wrong by about one per cent, a slip of
+    # method that rounding does not explain
+    z = n["w"] * n["x"]
+    a = 1 / (1 + math.exp(-z))
+    no_bias = (a - n["y"]) * a * (1 - a)
+    said = str(checks.check_by_hand(digits(no_bias * n["x"], 3),
+                                    digits(no_bias, 3)))
+    assert "close" not in said and "not right yet" in said
+    # three units off is still a rounding slip, four are not
+    assert "close" in str(checks.check_by_hand(digits(dw, 3), digits(db, 3)
+                                               + 3 * unit(db)))
+    assert "close" not in str(checks.check_by_hand(digits(dw, 3),
+                                                   digits(db, 3)
+                                                   + 4 * unit(db)))
+    assert not checks.check_by_hand(1e30, -1e30).ok  # said, not crashed
+    assert "could not be checked" not in str(checks.check_by_hand(1e30,
+                                                                  1e30))
+
+
+def test_by_hand_reads_a_float32_tensor_as_typed():
+    _, dw, db = by_hand()
+    said = checks.check_by_hand(torch.tensor(-0.07305), torch.tensor(-0.146))
+    assert said.ok and "-0.07305 is right" in str(said)

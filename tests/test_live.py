@@ -282,6 +282,8 @@ def test_a_reader_runs_an_exercise_in_the_page_from_the_keyboard(
         starter.locator("textarea").focus()
         type_into(page, TANH_WRONG.replace("(1 - t)", "(1 - t * t)").strip())
         page.keyboard.press("Control+Enter")  # runs the starter itself
+        # its run ends (Stop is Run again) before the check's begins
+        starter.get_by_role("button", name="Run").wait_for(timeout=60_000)
         check.get_by_role("button", name="Run").focus()
         page.keyboard.press("Enter")
         verdict.locator("pre").filter(has_text="right").wait_for(

@@ -189,6 +189,26 @@ def check_micro_mlp(train_xor, seed=6050):
 BY_HAND = {"w": -1.5, "x": 0.5, "b": 0.25, "y": 1.0}
 
 
+def _third_digit(x, want):
+    """x and want, each rounded half up to want's third significant digit
+    (x as written: its repr), and one unit of that digit, as Decimals."""
+    unit = Decimal(1).scaleb(math.floor(math.log10(abs(want))) - 2)
+    return tuple(Decimal(repr(v)).quantize(unit, ROUND_HALF_UP)
+                 for v in (x, want)) + (unit,)
+
+
+def _to_three_digits(x, want):
+    """'right', 'rounding' (three units off at most, or want to fewer
+    digits) or None: how x stands to want at three significant digits."""
+    if not close(x, want, 0.5):
+        return None
+    mine, theirs, unit = _third_digit(x, want)
+    if mine == theirs:
+        return "right"
+    fewer = any(x == float(f"{want:.{k}g}") for k in (1, 2))
+    return "rounding" if fewer or abs(mine - theirs) <= 3 * unit else None
+
+
 @check
 def check_by_hand(dL_dw, dL_db):
     """Exercise by-hand: the neuron of BY_HAND, L = (a - y)^2 / 2."""
@@ -198,46 +218,45 @@ def check_by_hand(dL_dw, dL_db):
     def loss(w, b):
         return 0.5 * (_sigmoid(w * n["x"] + b) - n["y"]) ** 2
 
+    # the answer by finite differences, independent of the chain rule
     want_w = central_difference(lambda w: loss(w, n["b"]), n["w"])
     want_b = central_difference(lambda b: loss(n["w"], b), n["b"])
-    blame_at_a = _sigmoid(n["w"] * n["x"] + n["b"]) - n["y"]
-    near = (": close, but not to three significant digits: keep more "
-            "digits at every step")
 
-    def right(x, want):
-        """x rounds to want's three significant digits, half up, as a
-        student rounds the digits written (more digits are fine; one unit
-        off either way is not)."""
-        unit = Decimal(1).scaleb(math.floor(math.log10(abs(want))) - 2)
+    def grads(b_in_z, gate):  # (dL/dw, dL/db) of a slip of method
+        a = _sigmoid(n["w"] * n["x"] + b_in_z * n["b"])
+        d_z = (a - n["y"]) * (a * (1 - a) if gate else 1.0)
+        return d_z * n["x"], d_z
 
-        def rounded(v):
-            return Decimal(repr(v)).quantize(unit, ROUND_HALF_UP)
+    slips = {  # what a wrong step gives, and what to say about it
+        "b": [(-want_b, "it has the wrong sign"),
+              (grads(1.0, gate=False)[1], "that is the blame at a, "
+               "before the sigmoid's gate"),
+              (grads(0.0, gate=True)[1], "is b in z = w x + b?")],
+        "w": [(-want_w, "it has the wrong sign"),
+              (want_b, "it equals the blame at z; the product w x hands "
+               "it on scaled by the other factor"),
+              (grads(0.0, gate=True)[0], "is b in z = w x + b?")]}
 
-        return rounded(x) == rounded(want)
+    def verdict(name, x, want, fallback):
+        said = _to_three_digits(x, want)
+        if said == "right":
+            return True, f"dL/d{name} = {x} is right"
+        hint = next((h for value, h in slips[name] if close(x, value, 0.005)),
+                    "close, but not to three significant digits: keep more "
+                    "digits at every step" if said == "rounding" else
+                    fallback)
+        return False, f"dL/d{name} = {x} is not right yet" + (
+            f": {hint}" if hint else "")
 
-    db_right = right(db, want_b)
-    if db_right:
-        yield True, f"dL/db = {db} is right"
-    else:
-        hint = (near if close(db, want_b, 0.1) else
-                ": it has the wrong sign" if close(-db, want_b, 0.01) else
-                ": that is the blame at a, before the sigmoid's gate"
-                if close(db, blame_at_a, 0.01) else
-                ": walk back through the graph one node at a time")
-        yield False, f"dL/db = {db} is not right yet{hint}"
-    if right(dw, want_w):
-        yield True, f"dL/dw = {dw} is right"
-    elif close(dw, want_w, 0.1):
-        yield False, f"dL/dw = {dw} is not right yet{near}"
-    elif not db_right and close(dw, db * n["x"], 0.01):  # wrong through db
+    ok_b, said_b = verdict("b", db, want_b, "walk back through the graph "
+                           "one node at a time")
+    yield ok_b, said_b
+    if not ok_b and not _to_three_digits(dw, want_w) and close(
+            dw, db * n["x"], 0.01):  # wrong only through dL/db
         yield False, (f"dL/dw = {dw} is not right yet, but it follows "
                       "from your dL/db as it should: fix dL/db first")
     else:
-        hint = (": it equals the blame at z; the product w x hands it on "
-                "scaled by the other factor" if close(dw, want_b, 0.01)
-                else ": it has the wrong sign" if close(-dw, want_w, 0.01)
-                else "")
-        yield False, f"dL/dw = {dw} is not right yet{hint}"
+        yield verdict("w", dw, want_w, "")
 
 
 @check

@@ -98,6 +98,8 @@ def given(what, value):
     except (TypeError, ValueError):
         raise NotYet(f"{what} is a {type(value).__name__}, not a number"
                      ) from None
+    if "float32" in str(getattr(value, "dtype", "")):  # 7 digits: as typed
+        x = float(f"{x:.7g}")
     if not math.isfinite(x):
         raise NotYet(f"{what} is {x}, not a finite number")
     return x

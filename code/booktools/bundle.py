@@ -97,9 +97,9 @@ README = """\
 
 The chapters of the open textbook *Backpropagation* as Jupyter
 notebooks: {names}. They import the small package in `backprop/`, which
-is here too, so they run without a copy of the book's repository. Each
-notebook states its exercises; their worked solutions are on the book's
-website, folded under each exercise.
+is here too, so they run without a copy of the book's repository. The
+notebooks state the book's exercises; their worked solutions are on the
+book's website, folded under each exercise.
 
 You need Python 3.11. In this folder, set up once:
 
