@@ -190,8 +190,9 @@ BY_HAND = {"w": -1.5, "x": 0.5, "b": 0.25, "y": 1.0}
 
 
 def _third_digit(x, want):
-    """x and want, each rounded half up to want's third significant digit
-    (x as written: its repr), and one unit of that digit, as Decimals."""
+    """x and want, each rounded to want's third significant digit, a half
+    away from zero (x as written: its repr), and one unit of that digit,
+    as Decimals."""
     unit = Decimal(1).scaleb(math.floor(math.log10(abs(want))) - 2)
     return tuple(Decimal(repr(v)).quantize(unit, ROUND_HALF_UP)
                  for v in (x, want)) + (unit,)
@@ -241,10 +242,12 @@ def check_by_hand(dL_dw, dL_db):
         said = _to_three_digits(x, want)
         if said == "right":
             return True, f"dL/d{name} = {x} is right"
-        hint = next((h for value, h in slips[name] if close(x, value, 0.005)),
-                    "close, but not to three significant digits: keep more "
-                    "digits at every step" if said == "rounding" else
-                    fallback)
+        if said == "rounding":  # a slip of rounding, whatever else it is
+            hint = ("close, but not to three significant digits: keep "
+                    "more digits at every step")
+        else:
+            hint = next((h for value, h in slips[name]
+                         if close(x, value, 0.005)), fallback)
         return False, f"dL/d{name} = {x} is not right yet" + (
             f": {hint}" if hint else "")
 

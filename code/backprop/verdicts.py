@@ -91,6 +91,8 @@ def given(what, value):
     """A number the student wrote, or NotYet while it is missing."""
     if value is None:
         raise NotYet(f"{what} is None: put your number in its place")
+    if isinstance(value, bool):
+        raise NotYet(f"{what} is {value}, not a number")
     if isinstance(value, str):  # the minus sign the book prints, too
         value = value.replace("\u2212", "-")
     try:
@@ -98,6 +100,8 @@ def given(what, value):
     except (TypeError, ValueError):
         raise NotYet(f"{what} is a {type(value).__name__}, not a number"
                      ) from None
+    except OverflowError:
+        raise NotYet(f"{what} is too large for a float") from None
     if "float32" in str(getattr(value, "dtype", "")):  # 7 digits: as typed
         x = float(f"{x:.7g}")
     if not math.isfinite(x):
