@@ -22,7 +22,7 @@ needs_quarto = pytest.mark.skipif(
     reason="Quarto is not on PATH: the rendered book cannot be built here "
            "(CI installs Quarto 1.10 and runs these tests)")
 
-from built import BOOK, COURSE, INSTRUCTOR  # noqa: E402
+from built import BOOK, BUILD, COURSE, INSTRUCTOR  # noqa: E402
 
 DECK = BOOK / "slides" / "backprop.html"
 HANDOUT = BOOK / "slides" / "backprop-handout.pdf"
@@ -533,7 +533,9 @@ def main_text(html):
 def test_quartos_own_preview_serves_the_same_book_and_shows_an_edit(
         render_log, tmp_path):
     # quarto preview of the .qmd chapters executes them itself; its pages
-    # are make's pages, and an edit to a chapter reaches the page
+    # are make's pages, and an edit to a chapter reaches the page. The
+    # copy is of make's build, as a maintainer previews after make book:
+    # the deck make wrote into slides/ is there for the pages to link
     import os
     import socket
     import sys
@@ -542,7 +544,7 @@ def test_quartos_own_preview_serves_the_same_book_and_shows_an_edit(
     from booktools.render import NOT_COPIED
 
     copy = tmp_path / "book"
-    shutil.copytree(ROOT, copy, symlinks=True, ignore=NOT_COPIED)
+    shutil.copytree(BUILD, copy, symlinks=True, ignore=NOT_COPIED)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
