@@ -4,9 +4,10 @@
 // in the prose: a .quiz-question div with the prompt, the choices as a
 // list, and the hint and the reasons hidden. This module turns each div
 // into a form. The JSON block beside them holds only what the checking
-// needs: the right choice, or a number computed by the chapter's code with
-// its tolerance and digits. Native form controls, a live region for the
-// feedback, no dependencies.
+// needs: the right choice, or the number that the chapter's code computed,
+// rounded by quiz.py to the digits asked and written as a decimal
+// ("1.50", "9.54e-7"), with how the page shows it. Native form controls,
+// a live region for the feedback, no dependencies.
 
 import { readData } from "./common.js";
 
@@ -17,83 +18,124 @@ const LETTERS = "abcdefgh";
 /** Wrong tries after which the hint, and the answer, are offered. */
 export const TRIES = 2;
 
-/** The ways the digits of a number can be read: "1,234" is a thousand
- * and more, or a decimal comma; "0,25" only the latter. */
+/** The ways the digits of a number can be read: "1,234" and "1,234.5"
+ * group thousands, as the book does, or "1,234" has a decimal comma, as
+ * "0,25" has. */
 function mantissas(body) {
-  if (!body.includes(",")) return [body];
-  if (body.includes(".")) { // 1,234.5 or 1.234,5: the last mark is the point
-    if (/^[1-9]\d{0,2}(,\d{3})+\.\d*$/.test(body)) {
-      return [body.replace(/,/g, "")];
-    }
-    if (/^[1-9]\d{0,2}(\.\d{3})+,\d*$/.test(body)) {
-      return [body.replace(/\./g, "").replace(",", ".")];
-    }
-    return [];
-  }
-  const found = [];
-  if (/^[1-9]\d{0,2}(,\d{3})+$/.test(body)) { // thousands
-    found.push(body.replace(/,/g, ""));
-  }
+  const found = /^[1-9]\d{0,2}(,\d{3})+(\.\d*)?$/.test(body)
+    ? [body.replace(/,/g, "")] : [];
   if (/^\d*,\d+$/.test(body)) found.push(body.replace(",", "."));
-  return found;
+  return body.includes(",") ? found : [body];
 }
 
-/** Every reading of a typed number, as {value, decimals, significant}:
- * its value, how many decimals it gives (9.5e-7 gives 8) and how many
- * significant digits. Accepts "0.25", "+0.25", "0,25", " - 10 ", "−10",
- * "1,048,576", "9.54e-7", "9.54 × 10⁻⁷" and "9.54 x 10^-7"; [] if the
- * text is no number. */
-export function readings(text) {
+/** Typed text, tidied: no spaces ("32 768" is 32768), "-" for − and –,
+ * "^" before superscripts, "e" for "× 10^", and without the unit that
+ * the question counts ("32768 bytes", "1 byte"). */
+function tidy(text, unit = null) {
   const t = String(text).replace(/\s+/g, "").replace(/[−–]/g, "-")
-    .replace(/[×x*·]10\^?\(?([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+|[-+]?\d+)\)?$/,
-      (_, p) => "e" + [...p].map((c) => SUPERSCRIPT[c] ?? c).join(""));
-  const match = /^([-+]?)([\d.,]+)(?:e([-+]?\d+))?$/i.exec(t);
+    .replace(/[⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]+/g,
+      (p) => "^" + [...p].map((c) => SUPERSCRIPT[c]).join(""))
+    .replace(/[×x*·]10\^\(?([-+]?\d+)\)?$/i, "e$1");
+  return unit ? t.replace(new RegExp(`${unit.replace(/s$/, "")}s?$`, "i"), "")
+    : t;
+}
+
+// Replies and answers are exact fractions of BigInts, never binary
+// floats: 0.1255 is one unit of 10⁻⁴ below 0.1256, not 0.99 of one, and a
+// tie such as 0.12565 is a tie.
+const ten = (k) => 10n ** BigInt(k);
+const abs = (n) => (n < 0n ? -n : n);
+
+/** A decimal's readings as {n, d, place}: its value n/d and the power of
+ * ten of its last digit (1.50: -2; 32.8e3: 2). */
+function decimals(text) {
+  const match = /^([\d.,]+)(?:e([-+]?\d{1,3}))?$/i.exec(text);
   if (!match) return [];
-  const [, sign, body, exponent = "0"] = match;
-  return mantissas(body).filter((m) => /^(\d+\.?\d*|\.\d+)$/.test(m))
+  return mantissas(match[1]).filter((m) => /^(\d+\.?\d*|\.\d+)$/.test(m))
     .map((m) => {
       const [whole, fraction = ""] = m.split(".");
-      return { value: Number(`${sign}${m}e${exponent}`),
-        decimals: fraction.length - Number(exponent),
-        significant: Math.max((whole + fraction).replace(/^0+/, "").length,
-          1) };
+      const place = Number(match[2] ?? 0) - fraction.length;
+      const digits = BigInt(whole + fraction);
+      return place < 0 ? { n: digits, d: ten(-place), place }
+        : { n: digits * ten(place), d: 1n, place };
     });
 }
 
-/** A typed number's value (its first reading), or NaN. */
-export function parseNumber(text) {
-  const found = readings(text);
-  return found.length ? found[0].value : NaN;
+/** Every reading of a typed number, as {n, d, place} (see decimals): a
+ * decimal ("0.25", "+0,25", "1,048,576", "9.54e-7", "9.54 × 10⁻⁷"), or a
+ * fraction or power ("1/6", "2^15", "2**15", "0.25¹⁰"), whose digits
+ * never end (place null); [] if the text is none of these. */
+export function readings(text, unit = null) {
+  const [, sign, body] = /^([-+]?)(.*)$/.exec(tidy(text, unit));
+  const ratio = /^([^/]+)\/([^/]+)$/.exec(body);
+  const power = /^([^^*]+)(?:\^|\*\*)\(?(-?\d{1,3})\)?$/.exec(body);
+  let found = decimals(body);
+  if (ratio) {
+    found = decimals(ratio[1]).flatMap((a) => decimals(ratio[2])
+      .filter((b) => b.n !== 0n)
+      .map((b) => ({ n: a.n * b.d, d: a.d * b.n, place: null })));
+  } else if (power) {
+    const k = BigInt(power[2]);
+    found = decimals(power[1]).filter((a) => k >= 0n || a.n !== 0n)
+      .map((a) => (k >= 0n ? { n: a.n ** k, d: a.d ** k, place: null }
+        : { n: a.d ** -k, d: a.n ** -k, place: null }));
+  }
+  return found.map((r) => ({ ...r, n: sign === "-" ? -r.n : r.n }));
 }
 
 function asked(question) {
   const d = question.digits;
   const s = d === 1 ? "" : "s";
+  if (question.count) return `the exact number of ${question.count}`;
   if (question.significant) return `${d} significant digit${s}`;
   return d === 0 ? "the whole number" : `${d} decimal${s}`;
 }
 
-function judge(question, found, typed) {
-  const off = Math.abs(found.value - question.answer);
-  if (off <= question.tolerance) {
-    return { verdict: "right", text: `Right: ${question.shown}.` };
-  }
-  // fewer digits than asked, but the answer to as many as were given
-  const given = question.significant ? found.significant : found.decimals;
-  if (given < question.digits && found.value !== 0
-      && off <= 0.5 * 10 ** -found.decimals * (1 + 1e-9)) {
-    return { verdict: "precision", text: `Give ${asked(question)}: ${typed} `
-      + "agrees with the answer as far as it goes." };
-  }
-  return { verdict: "wrong", text: "Not quite." };
+/** x·10^-place as a fraction [n, d]. */
+function scaled({ n, d }, place) {
+  return place < 0 ? [n * ten(-place), d] : [n, d * ten(place)];
 }
 
-const RANK = ["right", "precision", "wrong"];
+/** x rounded to a place, in units of that place; a tie goes away from
+ * zero, as a reader rounds, and as quiz.py rounded the answer. */
+function nearest(x, place) {
+  const [n, d] = scaled(x, place);
+  const units = (2n * abs(n) + d) / (2n * d);
+  return n < 0n ? -units : units;
+}
+
+/** The verdict on one reading of a reply. The answer is a decimal string
+ * with exactly the digits asked ("1.50"), so its last digit's place is
+ * the precision asked. */
+function judge(question, found, typed) {
+  const answer = readings(question.answer)[0];
+  const off = { n: found.n * answer.d - answer.n * found.d,
+    d: found.d * answer.d };
+  const right = { verdict: "right", text: `Right: ${question.shown}.` };
+  const wrong = { verdict: "wrong", text: "Not quite." };
+  if (off.n === 0n) return right; // "-10" for −10.0 too
+  if (found.place !== null && found.place > answer.place) {
+    // fewer digits than asked: are they the answer as far as they go?
+    // (within half a unit of the last digit typed; zero means zero)
+    const [n, d] = scaled(off, found.place);
+    return found.n === 0n || 2n * abs(n) > d ? wrong
+      : { verdict: "precision", text: `Give ${asked(question)}: ${typed} `
+        + "agrees with the answer as far as it goes." };
+  }
+  if (question.count) return wrong; // exact: no rounding, nothing close
+  const units = nearest(found, answer.place) - nearest(answer, answer.place);
+  if (units === 0n) return right;
+  return abs(units) === 1n ? { verdict: "close",
+    text: "Close: check your rounding." } : wrong;
+}
+
+const RANK = ["right", "close", "precision", "wrong"];
 
 /** Whether a reply is right, as {verdict, text}: the verdict is "right",
- * "wrong", "precision" (right but with too few digits), "empty" or
- * "unreadable"; only "wrong" counts as a try. A choice's reply is its
- * index (-1 for none); a number's is the text typed. */
+ * "wrong", "close" (one unit off in the last digit asked), "precision"
+ * (right but with too few digits), "ambiguous" (a count typed as 32.768),
+ * "empty" or "unreadable"; only "wrong" counts as a try. A choice's reply
+ * is its index (-1 for none); a number's is the text typed. */
 export function grade(question, reply) {
   if (question.kind === "choice") {
     if (!(reply >= 0)) {
@@ -107,10 +149,18 @@ export function grade(question, reply) {
     return { verdict: "empty",
       text: "Type your answer first, for example 0.25." };
   }
-  const results = readings(typed).map((r) => judge(question, r, typed));
+  // the point groups thousands in some languages, and marks decimals here
+  const bare = tidy(typed, question.count);
+  if (question.count && /^[1-9]\d{0,2}(\.\d{3})+$/.test(bare)) {
+    return { verdict: "ambiguous", text: `Did you mean ${bare.replace(
+      /\./g, "")}? A number of ${question.count} is whole: type it `
+      + "without the point." };
+  }
+  const results = readings(typed, question.count)
+    .map((r) => judge(question, r, typed));
   if (!results.length) {
     return { verdict: "unreadable",
-      text: "Enter a number, such as 0.25 (or 0,25, or 2.5e-3)." };
+      text: "Enter a number, such as 0.25, 0,25, 1/4 or 2.5e-3." };
   }
   return results.sort((a, b) => RANK.indexOf(a.verdict)
     - RANK.indexOf(b.verdict))[0];
@@ -246,11 +296,12 @@ export function mount(root) {
   const doc = root.ownerDocument;
   const data = readData(root);
   const title = root.querySelector(".quiz-title");
+  const rule = root.querySelector(".quiz-rule"); // how numbers are graded
   const forms = data.questions.flatMap((q) => {
     const div = root.querySelector(`.quiz-question[data-id="${q.id}"]`);
     return div ? [questionForm(doc, div, q, root.dataset.quiz)] : [];
   });
-  root.replaceChildren(...[title].filter(Boolean), ...forms);
+  root.replaceChildren(...[title, rule].filter(Boolean), ...forms);
   root.dataset.ready = "true";
 }
 

@@ -28,6 +28,7 @@ its arguments only.
 import html
 import json
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import yaml
@@ -39,6 +40,12 @@ SOURCE = ROOT / "chapters" / "questions.yml"
 LETTERS = "abcdefgh"
 FENCE = ":::::::"  # deeper than any div inside a form
 FORMATS = ("html", "typst", "ipynb")  # Quarto's names for the outputs
+# How a number is graded (explorers/quiz.js), said beside the questions
+# that ask for one; only the widget says "close", so only the page has it.
+RULE = ("A number is right when, rounded to the digits asked, it equals "
+        "the answer: more digits are fine, and a count must be exact.")
+CLOSE = ("One unit off in the last digit is close, and does not count as a "
+         "wrong try.")
 
 
 def load(source=SOURCE):
@@ -79,25 +86,40 @@ def numbered(chapter, source=SOURCE):
             yield n, section, q
 
 
+def rounded(q, value):
+    """The answer to the digits asked, as a decimal string that quiz.js
+    reads exactly: "1.50", "-10.0", "9.54e-7", or "32768" for a count.
+
+    It rounds the value's shortest decimal form (repr), not its binary
+    expansion, so that 1.005 rounds to 1.01 as it does by hand; ties go
+    away from zero, as quiz.js rounds a reply.
+    """
+    exact = Decimal(repr(float(value)))
+    if "count" in q:  # exact: a count the chapter got as a float, 32768.0
+        if exact != exact.to_integral_value():
+            raise ValueError(f"{q['id']} is a count, but its answer is "
+                             f"{value}")
+        return str(int(exact))
+    place = -q["digits"]  # the power of ten of the last digit asked
+    if q.get("significant"):
+        place += exact.adjusted() + 1
+    answer = exact.quantize(Decimal(1).scaleb(place), ROUND_HALF_UP)
+    if not q.get("significant"):
+        return f"{answer:f}"
+    if answer.adjusted() > exact.adjusted():  # 9.996 went up to 10.00
+        answer = answer.quantize(Decimal(1).scaleb(place + 1))
+    return f"{answer.scaleb(-answer.adjusted())}e{answer.adjusted()}"
+
+
 def shown_answer(q, namespace):
-    """A numeric answer as the reader sees it, and the value behind it."""
-    value = float(eval(q["answer"], namespace))  # the chapter's own code
+    """A numeric answer as the reader sees it, and as quiz.js reads it:
+    both rounded once, by rounded(), from the chapter's value."""
+    exact = rounded(q, eval(q["answer"], namespace))  # the chapter's code
+    if "count" in q:  # grouped as in the prose
+        return count(int(exact)), exact
     if q.get("significant"):
-        return sci(value, q["digits"] - 1), value
-    if q["digits"] == 0:  # a whole number, grouped as in the prose
-        return count(round(value)), value
-    return fixed(value, q["digits"]), value
-
-
-def tolerance(q, value):
-    """How far a reply may be from the value: one unit of the last digit
-    shown (relative, for answers given to significant digits). Half a
-    unit would ask for the exact rounding, but a reader who works from
-    the text's rounded numbers may land one unit off."""
-    unit = 10.0 ** -q["digits"]
-    if q.get("significant"):
-        return 10 * unit * abs(value)
-    return unit * (1 + 1e-9)
+        return sci(float(exact), q["digits"] - 1), exact
+    return fixed(float(exact), q["digits"]), exact
 
 
 def _right(q):
@@ -130,10 +152,11 @@ def _checks(q, namespace):
     in the page, rendered."""
     if q["kind"] == "choice":
         return {"id": q["id"], "kind": "choice", "right": _right(q)}
-    text, value = shown_answer(q, namespace)
-    return {"id": q["id"], "kind": "number", "answer": value,
-            "shown": str(text), "tolerance": tolerance(q, value),
-            "digits": q["digits"], "significant": bool(q.get("significant"))}
+    text, exact = shown_answer(q, namespace)
+    return {"id": q["id"], "kind": "number", "answer": exact,
+            "shown": str(text), "digits": q.get("digits", 0),
+            "significant": bool(q.get("significant")),
+            "count": q.get("count")}
 
 
 def _raw(markup):
@@ -162,6 +185,11 @@ def _page_question(n, q):
     return lines + ["::::", ""]
 
 
+def _rule(mine, text):
+    """text as a paragraph, if a question asks for a number."""
+    return [text, ""] if any(q["kind"] == "number" for _, q in mine) else []
+
+
 def _page(mine, section, namespace):
     """The website's form: Markdown that Quarto renders, in divs that
     explorers/quiz.js turns into the widget."""
@@ -169,7 +197,8 @@ def _page(mine, section, namespace):
     payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
     lines = [f'::::: {{.quiz data-quiz="{html.escape(section)}"}}', "",
              _raw('<h3 class="quiz-title">Check your understanding</h3>'),
-             ""]
+             "", *_rule(mine, _raw(f'<p class="quiz-rule">{RULE} {CLOSE}'
+                                   "</p>"))]
     for n, q in mine:
         lines += _page_question(n, q)
     lines += [_raw(f'<script type="application/json">{payload}</script>'),
@@ -193,7 +222,7 @@ def _typst(mine, namespace):
     """A box that keeps to one page; the instructor edition answers in
     place."""
     lines = [UNBROKEN[0], "", '::::: {.callout-note icon="false"}',
-             "## Check your understanding", ""]
+             "## Check your understanding", "", *_rule(mine, RULE)]
     for n, q in mine:  # a list item per question, numbered n
         marker = f"{n}.  "
         pad = " " * len(marker)  # what follows belongs to the item
@@ -208,7 +237,7 @@ def _typst(mine, namespace):
 
 
 def _notebook(mine, namespace):
-    lines = ["**Check your understanding**", ""]
+    lines = ["**Check your understanding**", "", *_rule(mine, RULE)]
     for n, q in mine:
         lines += _markdown(n, q)
         lines += ["<details><summary>Answer</summary>", "",
