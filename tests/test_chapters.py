@@ -13,7 +13,6 @@ import pytest
 import sources as qmd
 
 from backprop.prose import count, fixed
-from booktools import ROOT
 
 EXECUTABLE = [p for p in qmd.chapters() if "```{python}" in p.read_text()]
 
@@ -221,33 +220,39 @@ def test_depth_explorer_shows_the_static_figures_numbers(run_chapter):
         assert changed == run.value(f'diagnostics["{name}"]["first_changed"]')
 
 
-def alt_text(path, label):
-    cell = next(c for c in qmd.read_qmd(path)[1]
-                if c.options.get("label") == label)
-    return cell.options["fig-alt"]
+def alt_text(chapter, label):
+    """The alt text that the built page gives figure label's image (the
+    figure div's fig-alt, its inline values filled in)."""
+    import html
+
+    from built import BOOK
+
+    page = (BOOK / "chapters" / f"{chapter}.html").read_text("utf-8")
+    found = re.search(rf'id="{label}".*?<img\b[^>]*\balt="([^"]*)"', page,
+                      re.S)
+    assert found, f"{label} has no image with alt text"
+    return html.unescape(found.group(1))
 
 
-def powers_of_ten(text):
-    """'about 10 to the minus 15' -> [-15], in order of appearance."""
-    found = re.findall(r"10 to the (minus )?(\d+)", text)
-    return [-int(n) if minus else int(n) for minus, n in found]
+def test_alt_texts_describe_the_computed_figures(run_chapter, render_log):
+    from backprop.prose import sci
 
-
-def test_alt_texts_describe_the_computed_figures(run_chapter):
-    # fig-alt cannot hold inline code, so its numbers are checked here
     run = run_chapter("deep")
-    path = ROOT / "chapters" / "deep.qmd"
-    sig_first = run.value('diagnostics["sigmoid"]["norms"][0]')
-    assert powers_of_ten(alt_text(path, "fig-depth")) == [round(
-        math.log10(sig_first))]
+    sig = run.value('diagnostics["sigmoid"]["norms"]')
     relu = run.value('diagnostics["relu"]["norms"]')
-    assert max(abs(math.log10(v)) for v in relu) < 1  # "within one order"
+    depth = alt_text("deep", "fig-depth")
+    assert f"from {sci(sig[0], 1)} at layer 1" in depth
+    assert f"between {fixed(min(relu), 2)} and {fixed(max(relu), 2)}" in depth
+    assert max(abs(math.log10(v)) for v in relu) < 1  # near 1, as drawn
+    size = alt_text("deep", "fig-signal-size")
     small, large = run.value("curves[small][-1]"), run.value(
         "curves[large][-1]")
-    assert powers_of_ten(alt_text(path, "fig-signal-size")) == [
-        round(math.log10(small)), round(math.log10(large))]
-    assert "between about one half and 1." in alt_text(path, "fig-signal-size")
-    assert all(0.5 < v < 1 for v in run.value("he_curve"))
+    assert small < 1e-6 < 1e3 < large  # "falls" and "climbs", as said
+    assert f"falls steadily to {sci(small, 1)}." in size
+    assert f"climbs to {sci(large, 1)}." in size
+    he = run.value("he_curve")
+    assert all(0.5 < v < 1 for v in he)  # "roughly flat"
+    assert f"between {fixed(min(he), 2)} and {fixed(max(he), 2)}." in size
     # ReLU of a normal z with E[x^2] = 1: Var = 1 - 1/pi, by hand
     assert shown(run, "fixed((1 - 1 / torch.pi) ** 0.5)") == "0.83"
     # the blame is smallest in the first hidden layer
@@ -357,20 +362,20 @@ def test_sigmoid_scale_table_and_text(run_chapter):
     assert f"first layer's {count(64 * 64)} float32" in caption
 
 
-def test_fan_modes_alt_text_and_numbers(run_chapter):
+def test_fan_modes_alt_text_and_numbers(run_chapter, render_log):
     run = run_chapter("deep")
-    alt = alt_text(ROOT / "chapters" / "deep.qmd", "fig-fan-modes")
+    alt = alt_text("deep", "fig-fan-modes")
     fan_in = run.value('fan["fan_in"]')
     fan_out = run.value('fan["fan_out"]')
-    assert "flat near 1.4;" in alt
-    assert all(abs(v - 1.4) < 0.15 for v in fan_in["signal"])
-    assert "grows from 2 at layer 1 to about 11 at layer 6" in alt
-    assert round(fan_out["signal"][0]) == 2
-    assert round(fan_out["signal"][-1]) == 11
-    assert "to about 0.18 at layer 1" in alt
-    assert round(fan_in["blame"][0], 2) == 0.18
-    assert "stays flat near 1." in alt
-    assert all(abs(v - 1) < 0.1 for v in fan_out["blame"])
+    assert all(abs(v - 2 ** 0.5) < 0.15 for v in fan_in["signal"])  # flat
+    assert (f"between {fixed(min(fan_in['signal']), 1)} and "
+            f"{fixed(max(fan_in['signal']), 1)};") in alt
+    assert (f"grows from {fixed(fan_out['signal'][0], 1)} at layer 1 to "
+            f"{fixed(fan_out['signal'][-1], 1)} at the last layer") in alt
+    assert fan_out["signal"][0] < fan_out["signal"][-1]
+    assert f"to {fixed(fan_in['blame'][0], 2)} at layer 1" in alt
+    assert fan_in["blame"][0] < fan_in["blame"][-1]  # "falls"
+    assert all(abs(v - 1) < 0.1 for v in fan_out["blame"])  # flat near 1
     # the telescoped mismatch, by hand: 2048 / 32 = 64, sqrt(64) = 8
     assert shown(run, "count(widths[0] // widths[-1])") == "64"
     assert shown(run, "fixed((widths[0] / widths[-1]) ** 0.5, 0)") == "8"
@@ -397,26 +402,28 @@ def test_cost_section_numbers_follow_from_the_shapes(run_chapter):
                                                    "checkpoint-solution")
 
 
-def test_cost_alt_texts_describe_the_computed_figures(run_chapter):
+def test_cost_alt_texts_describe_the_computed_figures(run_chapter,
+                                                     render_log):
+    from backprop.prose import sci
+
     run = run_chapter("autograd")
-    path = ROOT / "chapters" / "autograd.qmd"
-    last = run.value("costs[-1]")
-    assert powers_of_ten(alt_text(path, "fig-cost")) == [
-        round(math.log10(last["forward mode"])),
-        round(math.log10(last["reverse mode"]))]
-    assert round(math.log10(last["finite differences"])) == round(
-        math.log10(last["forward mode"]))  # "to about ... each"
-    sizes = run.value("cost_sizes")
-    assert "about 40 to about 19,000" in alt_text(path, "fig-cost")
-    assert round(sizes[0], -1) == 40 and round(sizes[-1], -3) == 19000
-    memory = alt_text(path, "fig-memory")
-    plain_kib = run.value('deepest["plain bytes"]') / 1024
-    assert f"about {round(plain_kib, -2):,.0f} KiB" in memory
-    kept_kib = run.value('deepest["checkpointed bytes"]') / 1024
-    assert f"to about {round(kept_kib, -2):,.0f} KiB" in memory
+    cost = alt_text("autograd", "fig-cost")
+    last, sizes = run.value("costs[-1]"), run.value("cost_sizes")
+    assert f"from {count(sizes[0])} to {count(sizes[-1])}." in cost
+    assert (f"to {sci(last['finite differences'], 1)} and "
+            f"{sci(last['forward mode'], 1)} FLOPs") in cost
+    assert f"to {sci(last['reverse mode'], 1)} FLOPs" in cost
+    # the chapter's counts, by the shape formula: a 16-128-128-1 network
+    # on a batch of 32 has 2 * 32 * (16*128 + 128*128 + 128) FLOPs forward
+    assert last["forward pass"] == 2 * 32 * (16 * 128 + 128 * 128 + 128)
+    memory = alt_text("autograd", "fig-memory")
+    plain = run.value('deepest["plain bytes"]')
+    assert f"line to {count(round(plain / 1024))} KiB" in memory
+    kept = run.value('deepest["checkpointed bytes"]')
+    assert f"slowly, to {count(round(kept / 1024))} KiB" in memory
 
 
-def test_numbers_on_the_graph_match_autograd(run_chapter):
+def test_numbers_on_the_graph_match_autograd(run_chapter, render_log):
     import torch
 
     run = run_chapter("backprop")
@@ -427,10 +434,11 @@ def test_numbers_on_the_graph_match_autograd(run_chapter):
     assert run.value("d_w") == pytest.approx(w.grad.item(), rel=1e-6)
     assert run.value("d_b") == pytest.approx(b.grad.item(), rel=1e-6)
     assert shown(run, "fixed(d_w, 4)") == fixed(w.grad.item(), 4)
-    alt = alt_text(ROOT / "chapters" / "backprop.qmd", "fig-numeric")
-    assert f"carries 0.7 above and {run.value('d_w'):.4g} below" in alt
-    assert f"carries −0.5 above and {run.value('d_b'):.4g} below" in alt
-    assert f"the loss {run.value('L0'):.4g} above and 1 below" in alt
+    alt = alt_text("backprop", "fig-numeric")
+    assert f"carries 0.7 above and {w.grad.item():.4f} below" in alt
+    assert f"carries −0.5 above and {b.grad.item():.4f} below" in alt
+    loss = 0.5 * (1 / (1 + math.exp(-(0.7 * 2.0 - 0.5))) - 0.1) ** 2
+    assert f"the loss {loss:.4f} above and 1 below" in alt
 
 
 def test_jacobian_and_softmax_checks_hold(run_chapter):

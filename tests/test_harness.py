@@ -17,21 +17,27 @@ from booktools import executed, notebooks, quiz, render
 from booktools.render import summary
 
 
-def figure_cell(label, *svgs):
-    cell = nbformat.v4.new_code_cell(f"#| label: {label}\nplot()")
-    cell.id, cell.execution_count = label, 1
+def figure_cells(name, *svgs):
+    """A figure div as Quarto's notebook keeps it: the opening line ends
+    a markdown cell, the drawing cell follows, then the caption."""
+    opening = nbformat.v4.new_markdown_cell(
+        f'Prose.\n\n::: {{#fig-{name} fig-alt="`{{python}} x` wide"}}')
+    cell = nbformat.v4.new_code_cell("plot()")
+    cell.execution_count = 1
     cell.outputs = [nbformat.v4.new_output(
         "display_data", data={"image/svg+xml": svg, "text/plain": "fig"})
         for svg in svgs]
-    return cell
+    return [opening, cell, nbformat.v4.new_markdown_cell("Caption.\n:::")]
 
 
-def test_a_figure_cell_keeps_its_one_figure():
-    nb = nbformat.v4.new_notebook(cells=[
-        figure_cell("fig-one", "<svg>1</svg>"),
-        figure_cell("plain", "<svg>not a figure cell</svg>")])
+def test_a_figure_div_keeps_its_one_figure():
+    plain = nbformat.v4.new_code_cell("plot()")
+    plain.execution_count = 1
+    plain.outputs = figure_cells("x", "<svg>not in a div</svg>")[1].outputs
+    nb = nbformat.v4.new_notebook(
+        cells=[*figure_cells("one", "<svg>1</svg>"), plain])
     assert executed.figures(nb) == {"one": "<svg>1</svg>"}
-    nb.cells.append(figure_cell("fig-two", "<svg>a</svg>", "<svg>b</svg>"))
+    nb.cells += figure_cells("two", "<svg>a</svg>", "<svg>b</svg>")
     with pytest.raises(executed.CollectError, match="fig-two shows 2"):
         executed.figures(nb)
 

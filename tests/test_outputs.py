@@ -54,10 +54,12 @@ def test_figure_comparison_sees_real_changes():
 
 
 def figure_names():
-    """What each fig- cell of the chapters is saved as: fig-x as x."""
-    return [cell.label[len("fig-"):] for path in chapters()
-            for cell in read_qmd(path)[1]
-            if cell.kind == "code" and cell.label.startswith("fig-")]
+    """What each figure div of the chapters (::: {#fig-x ...}) is saved
+    as: x."""
+    return [name for path in chapters() for cell in read_qmd(path)[1]
+            if cell.kind == "markdown"
+            for name in re.findall(r"^:{3,} \{#fig-([\w-]+)", cell.source,
+                                   re.MULTILINE)]
 
 
 def test_figures_are_one_file_per_figure_label():
@@ -65,8 +67,8 @@ def test_figures_are_one_file_per_figure_label():
     assert names and len(names) == len(set(names))
     committed = sorted(p.name for p in FIGURES.iterdir())
     assert committed == sorted(f"{name}.svg" for name in names), (
-        "run `make figures` (the chapters' runs), remove what no fig- "
-        "label names, and commit figures/")
+        "run `make figures` (the chapters' runs), remove what no figure "
+        "div names, and commit figures/")
 
 
 def test_committed_figures_are_what_the_chapters_show(render_log):

@@ -146,7 +146,39 @@ def test_pages_show_numbered_figures_and_computed_values(render_log):
     # the worked neuron's dL/dw = (a - y) a (1 - a) x, derived by hand for
     # w = 0.7, x = 2, b = -0.5, y = 0.1 and the half squared error
     a = 1 / (1 + math.exp(-(0.7 * 2 - 0.5)))
-    assert f"{(a - 0.1) * a * (1 - a) * 2:.4f}" in html
+    assert f"{(a - 0.1) * a * (1 - a) * 2:.5f}" in html
+
+
+# "0.12555 × 2 = 0.25110": a sum, difference or product of printed figures
+# (not a power of ten's "× 10", and not maths, whose MathML is no text)
+SHOWN_SUM = re.compile(r"(−?\d+(?:\.\d+)?) (×|\+|−) (−?\d+(?:\.\d+)?) = "
+                       r"(−?\d+(?:\.\d+)?)(?! × 10)")
+
+
+def test_arithmetic_shown_from_rounded_figures_adds_up_as_printed(
+        render_log):
+    from decimal import Decimal
+
+    def number(text):
+        return Decimal(text.replace("−", "-"))
+
+    shown = 0
+    for page in pages():
+        html = re.sub(  # a lone $\times$ is the times sign; other maths
+            r"<math\b.*?</math>", lambda m: " × " if re.sub(
+                r"<annotation.*?</annotation>|<[^>]+>", "",
+                m.group(0)).strip() == "×" else " ",
+            page.read_text("utf-8"), flags=re.S)
+        text = main_text(html).replace("\xa0", " ")
+        for match in SHOWN_SUM.finditer(text):
+            a, op, b, c = match.groups()
+            a, b, c = number(a), number(b), number(c)
+            exact = {"×": a * b, "+": a + b, "−": a - b}[op]
+            printed = exact.quantize(Decimal(1).scaleb(c.as_tuple().exponent),
+                                     rounding="ROUND_HALF_UP")
+            assert printed == c, f"{page.name}: {match.group(0)}"
+            shown += 1
+    assert shown >= 3  # the worked neuron's products are among them
 
 
 @needs_quarto

@@ -110,4 +110,3 @@ def depth_sweep(activation, depths=range(1, 51), width=64, init="he",
         results.append(audit(hidden[:d], grads, lr) | gate_summary(
             gate_values(activation, zs[:d])))
     return results
-

@@ -40,7 +40,9 @@ def saved_bytes(model, x, segments=None):
 
 def saved_by_graph(loss, model):
     """(tensors saved, distinct storages among them, bytes of those
-    storages), found by walking the graph back from loss.grad_fn."""
+    storages), found by walking the graph back from loss.grad_fn. Once
+    backward() has run through a node, its saved tensors are freed, and
+    count for nothing."""
     params = {p.untyped_storage().data_ptr() for p in model.parameters()}
     saved, todo, seen = [], [loss.grad_fn], set()
     while todo:
@@ -49,7 +51,11 @@ def saved_by_graph(loss, model):
             continue
         seen.add(node)
         for name in dir(node):  # e.g. ReluBackward0._saved_result
-            value = getattr(node, name) if name.startswith("_saved_") else 0
+            try:
+                value = getattr(node, name) if name.startswith(
+                    "_saved_") else 0
+            except RuntimeError:  # freed by a backward() that has run
+                continue
             if (isinstance(value, torch.Tensor) and
                     value.untyped_storage().data_ptr() not in params):
                 saved.append(value.untyped_storage())

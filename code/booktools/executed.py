@@ -86,20 +86,25 @@ def read_all(root=ROOT):
     return found
 
 
+FIGURE_DIV = re.compile(r"^:{3,}\s*\{#fig-([\w-]+)", re.MULTILINE)
+
+
 def figures(notebook):
-    """{name: SVG text} of the figure cells (cell id fig-name, as Quarto
-    gives a cell its label): each shows exactly one figure."""
-    found = {}
+    """{name: SVG text}: the figure that the code cell in each figure div
+    (::: {#fig-name fig-alt="..."}, whose caption and alt text may hold
+    computed numbers) shows, exactly one per div."""
+    found, name = {}, None
     for cell in notebook.cells:
-        if cell.cell_type != "code" or not cell.get("id", "").startswith(
-                "fig-") or cell.get("execution_count") is None:
-            continue
-        shown = [o["data"][SVG] for o in cell.outputs
-                 if SVG in o.get("data", {})]
-        if len(shown) != 1:
-            raise CollectError(f"cell {cell.id} shows {len(shown)} SVG "
-                               "figures, not one")
-        found[cell.id[len("fig-"):]] = "".join(shown[0])
+        if cell.cell_type == "markdown":  # a div opened here holds the next
+            opened = FIGURE_DIV.findall(cell.source)
+            name = opened[-1] if opened else None
+        elif name and cell.get("execution_count") is not None:
+            shown = [o["data"][SVG] for o in cell.outputs
+                     if SVG in o.get("data", {})]
+            if len(shown) != 1:
+                raise CollectError(f"figure fig-{name} shows {len(shown)} "
+                                   "SVG figures, not one")
+            found[name], name = "".join(shown[0]), None
     return found
 
 

@@ -1,0 +1,26 @@
+"""What the choice of loss does to the depth experiment of chapter 3."""
+
+import torch
+
+from backprop.depth import forward
+
+
+def first_layer_blame(x, hidden, head, targets=None):
+    """How the loss shapes the sigmoid network's first-layer gradient.
+
+    With no targets the loss is the mean output, as in
+    gradient_diagnostic: it hands every example the same blame at the
+    top. With targets it is the mean squared error to them, whose blame
+    differs from example to example. Returns the share of examples whose
+    layer-1 blame agrees in sign with the majority, averaged over the
+    units; the norm ratio of the layer-2 to the layer-1 weight gradient;
+    and the span from the last layer's norm down to the first's.
+    """
+    zs, acts = forward("sigmoid", x, hidden)
+    out = acts[-1] @ head.T
+    loss = out.mean() if targets is None else (out - targets).pow(2).mean()
+    grads = torch.autograd.grad(loss, hidden + [zs[0]])
+    positive = (grads[-1] > 0).double().mean(dim=0)  # per unit
+    norms = [g.norm().item() for g in grads[:-1]]
+    return {"agreement": torch.maximum(positive, 1 - positive).mean().item(),
+            "ratio": norms[1] / norms[0], "span": norms[-1] / norms[0]}
