@@ -5,6 +5,7 @@
 #                  (needs Quarto 1.10; a Chromium-family browser prints
 #                  the slides handout, which is skipped without one)
 #   make html | pdf | slides | preview | figures | notebooks | bench | clean
+#   make mutants   each exercise's worked solution mutated, against its check
 #   make pdf PROFILE=instructor   the PDF with exercise solutions
 #   make book PROFILE=course      site and PDF without solutions or key,
 #                                 into _book-course/
@@ -25,7 +26,7 @@ PROFILE ?=
 export QUARTO_PYTHON := $(PY)
 
 .PHONY: setup test html pdf slides book preview figures executed notebooks \
-  bench clean quarto
+  bench clean quarto mutants
 
 setup: $(VENV)/.installed
 
@@ -65,6 +66,14 @@ figures notebooks: executed
 
 bench: setup
 	$(PY) -m booktools bench
+
+# mutmut (tests/mutants/setup.cfg) mutates each exercise's worked solution,
+# taken from its chapter, and runs the exercise's check on every mutant;
+# a survivor must be listed, with its reason, in tests/mutants/equivalent.txt.
+mutants: setup
+	@cd tests/mutants && $(PY) solutions.py && \
+	  { OMP_NUM_THREADS=1 $(PY) -m mutmut run --max-children 2 >mutmut.log || \
+	    { tail -n 20 mutmut.log; exit 1; }; } && $(PY) solutions.py table
 
 # Quarto from PATH, else the pinned quarto-cli wheel in the venv.
 quarto: setup

@@ -8,12 +8,14 @@ import json
 import math
 import shutil
 
+import matplotlib
 import nbformat
 import pytest
 import torch
 from built import BUILD
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from mutants.solutions import program
 from sources import book_numbers, read_qmd
 from test_print import with_filter
 
@@ -58,6 +60,19 @@ def test_the_worked_solution_passes(run_chapter, chapter, exercise):
 
 
 @EACH
+def test_the_worked_solution_passes_as_the_source_writes_it(chapter,
+                                                            exercise):
+    # without Quarto: the solution's cells, as make mutants takes them
+    # from the .qmd, after the earlier cells that they read
+    prelude, solved = program(chapter, exercise, SOLVED[chapter][exercise])
+    namespace = {}
+    with matplotlib.rc_context():  # a set-up cell styles the figures
+        exec(f"{prelude}\n{solved}", namespace)
+        verdict = namespace["solved"]()
+    assert verdict.ok, verdict
+
+
+@EACH
 def test_the_starter_hears_not_yet(run_chapter, chapter, exercise):
     cells = {c.label: c for c in run_chapter(chapter).cells}
     assert f"starter-{exercise}" in cells
@@ -66,7 +81,7 @@ def test_the_starter_hears_not_yet(run_chapter, chapter, exercise):
     assert text.startswith("not yet: ") and "Traceback" not in text, text
 
 
-def solution(chapter, label, end, *edits):
+def solution(chapter, label, end, *edits, names=None):
     """The names that a chapter's cell defines, its code cut at `end`
     and changed by (old, new) edits: a worked solution made wrong."""
     code = next(c.source for c in read_qmd(
@@ -75,7 +90,7 @@ def solution(chapter, label, end, *edits):
     for old, new in edits:
         assert old in code
         code = code.replace(old, new)
-    namespace = {"Value": Value}
+    namespace = names or {"Value": Value}
     exec(f"import math\n{code}", namespace)
     return namespace
 
@@ -84,19 +99,72 @@ def test_tanh_with_a_wrong_local_derivative():
     wrong = solution("autograd", "tanh-solution", "w, b =",
                      ("(1 - t * t)", "(1 - t)"))["tanh"]
     assert str(checks.check_tanh(wrong, Value)) == (
-        "not yet: 2 of 3 checks pass\n"
+        "not yet: 2 of 4 checks pass\n"
         "  ✓ tanh(v) has the right value at v = 0.5, -1.3, 2.0\n"
         # 1 - tanh(0.5)^2 = 0.786448, the wrong 1 - tanh(0.5) = 0.537883,
-        # each twice, for the upstream gradient of 2
+        # each twice, for the upstream gradient of 2, and for w in
+        # tanh(w * 2 + b) at w * 2 + b = 0.5
         "  ✗ with an upstream gradient of 2, v.grad at v = 0.5 should be "
         "1.5729 (twice the slope of tanh(v), by finite differences); your "
         "engine gives 1.07577\n"
+        "  ✗ tanh(w * 2 + b) at w = 0.125, b = 0.25: w.grad is 1.07577, not "
+        "1.5729 (twice the slope, by finite differences)\n"
         "  ✓ tanh(v) + tanh(v) adds both gradients into v.grad")
     wrong = solution("autograd", "tanh-solution", "w, b =",
                      ("v.grad +=", "v.grad ="))["tanh"]
     assert str(checks.check_tanh(wrong, Value)).splitlines()[-1] == (
         "  ✗ tanh(v) + tanh(v) at v = 0.5: v.grad is 0.786448, not twice "
         "0.786448: does push_grad add to v.grad (+=), rather than set it?")
+
+
+def test_tanh_without_parents_cuts_the_graph():
+    # Value(t, ()): push_grad still reaches v, so tanh(v) alone looks
+    # right, but backward() never gets past the new Value, and w.grad in
+    # tanh(w * 2 + b) stays 0 where it is 2 (1 - tanh(0.5)^2) = 1.5729
+    cut = solution("autograd", "tanh-solution", "w, b =",
+                   ("Value(t, (v,))", "Value(t, ())"))["tanh"]
+    lines = str(checks.check_tanh(cut, Value)).splitlines()
+    assert lines[0] == "not yet: 3 of 4 checks pass"
+    assert lines[3] == (
+        "  ✗ tanh(w * 2 + b) at w = 0.125, b = 0.25: w.grad is 0, not "
+        "1.5729 (twice the slope, by finite differences); backward() "
+        "reaches w only through the new Value's parents: does it list v "
+        "among them?")
+    w, b = Value(0.7), Value(-0.5)  # the chain of the worked solution
+    cut(w * 2.0 + b).backward()
+    assert w.grad == 0.0  # what the check now says
+
+
+def test_value_ops_without_parents_cut_the_graph():
+    ops = solution("autograd", "value-ops-solution", "ops = ",
+                   ("Value(value, (v,))", "Value(value, ())"))
+    verdict = checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
+                                     Value)
+    # d/dw of f(w * 2 + b) at w * 2 + b = 0.5 is 2 f'(0.5): 2 e^0.5,
+    # 2 / 0.5, 2 x 3 x 0.5^2, 2 x 0.5 / sqrt(0.5)
+    assert [text.split(": ")[1].split(" (")[0] for _, text in
+            verdict.lines] == [
+        f"w.grad is 0, not {want}" for want in (
+            "3.29744", "4", "1.5", "1.41421")]
+    assert [ok for ok, _ in verdict.lines] == [False] * 4
+
+
+def test_tanh_written_other_ways_is_right():
+    def from_sigmoid(v):  # tanh(v) = 2 sigmoid(2 v) - 1, from the engine
+        return 2 * (2 * v).sigmoid() - 1
+
+    def from_exp(v):  # (e^2v - 1) / (e^2v + 1), slope 1 - out^2
+        e = math.exp(2 * v.data)
+        out = Value((e - 1) / (e + 1), (v,))
+
+        def push_grad():
+            v.grad += out.grad * (1 - out.data**2)
+
+        out.push_grad = push_grad
+        return out
+
+    for tanh in (from_sigmoid, from_exp):
+        assert checks.check_tanh(tanh, Value).ok, tanh.__name__
 
 
 def test_value_ops_with_a_wrong_power_rule():
@@ -173,9 +241,74 @@ def test_the_buggy_backward_is_caught_at_equal_widths_too():
     lines = str(checks_torch.check_bug(buggy["buggy_backward"]))
     assert lines.splitlines()[:2] == [
         "not yet: 0 of 2 checks pass",
-        "  ✗ 3-4-4-1: the gradients of layers 1 and 2 differ from "
-        "torch.autograd's; layer 3 agrees"]
+        "  ✗ 3-4-4-1, 6 examples, the default scale: the gradients of "
+        "layers 1 and 2 differ from torch.autograd's; layer 3 agrees"]
     assert "3-5-4-1 network raised RuntimeError" in lines
+
+
+def backward_with(*edits):
+    """backward of blame.py, as @sec-blame shows it, with (old, new)
+    edits: a fix of Exercise bug written wrong, or written otherwise."""
+    code = (ROOT / "code" / "backprop" / "blame.py").read_text()
+    for old, new in edits:
+        assert old in code
+        code = code.replace(old, new)
+    namespace = {}
+    exec(code, namespace)
+    return namespace["backward"]
+
+
+def test_bug_fixes_that_one_example_and_scale_1_let_through():
+    # each is right for one example with scale 1, the old check's only case
+    weights, biases, x = example_network([3, 4, 4, 1], seed=6050)
+    acts = forward(weights, biases, x)
+    y = torch.ones(1, 1)
+    default = "3-4-4-1, 6 examples, the default scale: "
+    scaled = "3-5-4-1, 6 examples, scale 2/6: "
+    every = "the gradients of layers 1, 2 and 3 differ from torch.autograd's"
+    for edit, lines in [
+            (("d.sum(0) for d", "d.mean(0) for d"), [
+                f"✗ {net}{every}; the bias gradients are means over the "
+                "batch: the blame equations sum them"
+                for net in (default, scaled)]),
+            (("d.sum(0) for d", "d[0] for d"),
+             [f"✗ {default}{every}", f"✗ {scaled}{every}"]),
+            (("[scale * (acts[-1] - y)]", "[acts[-1] - y]"), [
+                f"✓ {default}every layer's gradients agree with "
+                "torch.autograd", f"✗ {scaled}{every}; all are 1/scale "
+                "times too large: does the output blame take scale?"]),
+            (("y, scale=1.0):", "y, scale=2.0):"), [  # its default
+                f"✗ {default}{every}", f"✓ {scaled}every layer's "
+                "gradients agree with torch.autograd"])]:
+        wrong = backward_with(edit)
+        for got, want in zip(wrong(weights, acts, y, 1.0)[1:],
+                             backward(weights, acts, y)[1:]):
+            assert all(torch.equal(g, w) for g, w in zip(got, want))
+        verdict = checks_torch.check_bug(wrong)
+        assert [line.strip() for line in str(verdict).splitlines()[1:]
+                ] == lines, edit
+        assert not verdict.ok
+
+
+def test_a_transposed_weight_gradient_is_named_by_its_shape():
+    said = str(checks_torch.check_bug(backward_with(("d.T @ a", "a.T @ d"))))
+    assert said.splitlines()[1:] == [  # W1 is 4 x 3, and 5 x 3
+        "  ✗ 3-4-4-1: layer 1's grad_w has shape (3, 4), expected (4, 3)",
+        "  ✗ 3-5-4-1: layer 1's grad_w has shape (3, 5), expected (5, 3)"]
+
+
+def test_bug_fixes_written_other_ways_are_right():
+    for edits in [
+            # the fix itself, in the buggy code's own words
+            [("a = acts[layer]  #", "a = acts[layer + 1 - 1]  #")],
+            # scale applied to the gradients instead of the output blame
+            [("[scale * (acts[-1] - y)]", "[acts[-1] - y]"),
+             ("return deltas, grad_w, grad_b", "return deltas, [scale * g "
+              "for g in grad_w], [scale * g for g in grad_b]")],
+            # sums written as products with ones, and with einsum
+            [("d.sum(0)", "torch.ones(len(d)) @ d"),
+             ("d.T @ a for", "torch.einsum('ni,nj->ij', d, a) for")]]:
+        assert checks_torch.check_bug(backward_with(*edits)).ok, edits
 
 
 def test_central_differences_that_are_one_sided():
@@ -212,10 +345,36 @@ def test_runs_that_reuse_trained_weights():
         "  ✓ lr 0.05: your final loss 0.435379 agrees with a torch.autograd"
         " run")
     assert lines[2].startswith(
-        "  ✗ lr 1.0: your final loss ") and lines[2].endswith(
-        " is not where 2000 steps from xor_problem(d_hidden=8, seed=6050) "
-        "end: does every run start from fresh weights (train() changes "
-        "them in place)?")
+        "  ✗ lr 1.0: final_loss(1.0) = ") and lines[2].endswith(
+        " is not the loss before the last of 2000 steps from xor_problem("
+        "d_hidden=8, seed=6050): does every run start from fresh weights "
+        "(train() changes them in place)?")
+
+
+def final_loss_with(*edits):
+    """final_loss of the worked solution of Exercise train, edited."""
+    return solution("backprop", "train-solution", "\n\n\n", *edits,
+                    names={"forward": forward, "backward": backward,
+                           "train": train, "xor_problem": xor_problem}
+                    )["final_loss"]
+
+
+def test_runs_a_step_off_or_of_another_width_are_not_right():
+    # the last loss of 2000 steps, against 2001, or the loss before the
+    # last but one: at lr 0.05 the loss moves by 7e-4 in a step
+    X, y, weights, biases = xor_problem(seed=6050)
+    losses = train(forward, backward, weights, biases, X, y, lr=0.05,
+                   steps=2001)
+    assert abs(losses[2000] / losses[1999] - 1) > 5e-4
+    for edit in [("steps=2000)[-1]", "steps=2001)[-1]"),
+                 ("steps=2000)[-1]", "steps=2000)[-2]"),
+                 ("d_hidden=8):", "d_hidden=9):")]:  # its default, 8
+        verdict = checks_torch.check_train(final_loss_with(edit))
+        assert not verdict.ok and "✗ lr 0.05" in str(verdict), edit
+    again = final_loss_with(("return train(forward, backward, w_t, b_t",
+                             "w_t = [w.clone() for w in w_t]\n    "
+                             "return train(forward, backward, w_t, b_t"))
+    assert checks_torch.check_train(again).ok  # fresh weights, copied
 
 
 def test_measurements_that_do_not_add_up():
@@ -356,7 +515,7 @@ def test_no_tick_for_adding_gradients_that_never_arrive():
         return Value(math.tanh(v.data), (v,))
 
     verdict = checks.check_tanh(tanh, Value)
-    assert [ok for ok, _ in verdict.lines] == [True, False, False]
+    assert [ok for ok, _ in verdict.lines] == [True, False, False, False]
 
 
 def test_gradcheck_tells_a_finite_difference_from_the_gradient():
@@ -369,8 +528,8 @@ def test_gradcheck_tells_a_finite_difference_from_the_gradient():
     said = str(checks_torch.check_gradcheck(lambda h: exact, loss, params))
     assert said.startswith("not yet: central_differences gives the same")
 
-    def nudged_in_place(h):  # puts each entry back to rounding, not bits
-        flat, slopes = params[0].view(-1), []
+    def nudged_in_place(h, dtype=torch.float64):  # puts each entry back
+        flat, slopes = params[0].view(-1), []  # to rounding, not bits
         for i in range(flat.numel()):
             flat[i] += h
             up = loss(params)
@@ -378,9 +537,17 @@ def test_gradcheck_tells_a_finite_difference_from_the_gradient():
             down = loss(params)
             flat[i] += h
             slopes.append((up - down) / (2 * h))
-        return torch.tensor(slopes)
+        return torch.tensor(slopes, dtype=dtype)
 
     assert checks_torch.check_gradcheck(nudged_in_place, loss, params).ok
+    # torch.tensor's default, float32, keeps 7 digits of the slopes: the
+    # exercise's smallest errors, near 1e-10, would not show
+    said = str(checks_torch.check_gradcheck(
+        lambda h: nudged_in_place(h, torch.float32), loss, params))
+    assert said == ("not yet: central_differences(0.0001) returns "
+                    "torch.float32 numbers: keep the slopes in float64")
+    assert checks_torch.check_gradcheck(  # a list of floats is float64
+        lambda h: nudged_in_place(h).tolist(), loss, params).ok
 
 
 def test_by_hand_is_graded_to_three_significant_digits():
@@ -394,17 +561,63 @@ def test_by_hand_is_graded_to_three_significant_digits():
     for off in (-1, 1):  # one unit either side of the rounded answer
         said = checks.check_by_hand(digits(dw, 3) + off * unit(dw),
                                     digits(db, 3) - off * unit(db))
-        assert not said.ok and str(said).count("keep more digits") == 2
+        assert not said.ok and str(said).count("carry more digits") == 2
     assert not checks.check_by_hand(digits(dw, 2), digits(db, 3)).ok
 
 
 def test_a_right_dL_db_is_not_blamed_for_a_rounded_dL_dw():
     # -0.146 then half of it, -0.073: dL/db is right, and the hint for
-    # dL/dw is to carry more digits, not to fix dL/db
-    n, _, db = by_hand()
+    # dL/dw is to carry more digits, not to fix dL/db; the true dL/dw is
+    # -0.07314, -0.0731 to three digits
+    n, dw, db = by_hand()
     said = str(checks.check_by_hand(digits(db, 3) * n["x"], digits(db, 3)))
-    assert "✓ dL/db" in said and "fix dL/db first" not in said
-    assert "keep more digits" in said
+    assert said == (
+        "not yet: 1 of 2 checks pass\n"
+        f"  ✓ dL/db = {digits(db, 3)} is right\n"
+        f"  ✗ dL/dw = {digits(db, 3) * n['x']} is not right yet: it is "
+        "your dL/db times x, as it should be, but from dL/db rounded: "
+        "carry more digits of dL/db into dL/dw")
+    assert digits(dw, 3) != digits(db, 3) * n["x"]
+
+
+answers = st.one_of(  # numbers a student writes for dL/dw or dL/db
+    st.sampled_from([-0.0731, -0.073, -0.0732, -0.146, -0.147, -0.15,
+                     0.0731, 0.146, -0.0744, -0.074, -0.1488, -0.0713,
+                     -0.143, -0.0711, -0.0725, -0.0365, -0.292]),
+    st.floats(-0.3, 0.3, allow_nan=False).map(lambda x: round(x, 4)))
+
+
+@given(answers, answers)
+def test_no_verdict_ticks_what_its_own_hint_contradicts(dw, db):
+    said = str(checks.check_by_hand(dw, db))
+    if "✓ dL/db" in said:  # then b is in z, the gate is there, and
+        assert "fix dL/db" not in said and "is b in z" not in said
+    if "✓ dL/dw" in said:  # dL/dw is right through the same z and gate
+        assert "is b in z" not in said and "before the sigmoid's gate" \
+            not in said
+    assert said.count("✓") + said.count("✗") == 2
+
+
+def test_by_hand_is_symmetric_about_the_rounded_answer():
+    # one and three units either side of the correctly rounded answer are
+    # close; four are not: whatever the exact value's own digits, and
+    # where rounding carries into a new digit (0.09996 is 0.100)
+    for exact, answer, unit in [(-0.069185, -0.0692, 1e-4),
+                                (-0.07314, -0.0731, 1e-4),
+                                (0.09996, 0.100, 1e-3),
+                                (-0.14628, -0.146, 1e-3)]:
+        assert verdicts.to_digits(answer, exact) == "right"
+        for off in (-3, -1, 1, 3):
+            assert verdicts.to_digits(round(answer + off * unit, 6),
+                                      exact) == "rounding", (exact, off)
+        for off in (-4, 4):  # but -0.15, -0.14628 to two digits, is close
+            far = round(answer + off * unit, 6)
+            assert verdicts.to_digits(far, exact) == (
+                "rounding" if far == digits(exact, 2) else None), (exact, off)
+    # more digits than three, each right: right, if rounding twice would
+    # land elsewhere (-0.069145 is -0.06915 to four digits, -0.0691 to 3)
+    assert verdicts.to_digits(-0.06915, -0.069145) == "right"
+    assert verdicts.to_digits(-0.0692, -0.069145) == "rounding"
 
 
 def test_by_hand_rounds_the_digits_a_student_writes_half_up():
@@ -427,8 +640,13 @@ def test_by_hand_calls_only_a_rounding_slip_close():
     a = 1 / (1 + math.exp(-z))
     no_bias = (a - n["y"]) * a * (1 - a)
     said = str(checks.check_by_hand(digits(no_bias * n["x"], 3),
-                                    digits(db, 3)))
+                                    digits(-db, 3)))
     assert "dL/dw" in said and "is b in z = w x + b?" in said
+    assert "close" not in said
+    # with dL/db right, b is in z: no hint says it is not
+    said = str(checks.check_by_hand(digits(no_bias * n["x"], 3),
+                                    digits(db, 3)))
+    assert "✓ dL/db" in said and "is b in z" not in said
     assert "close" not in said
     # three units off is still a rounding slip, four are not
     assert "close" in str(checks.check_by_hand(digits(dw, 3), digits(db, 3)
@@ -459,3 +677,19 @@ def test_by_hand_gives_one_hint_for_one_rounded_answer():
         assert not checks.check_by_hand(odd, odd).ok
         assert "could not be checked" not in str(checks.check_by_hand(odd,
                                                                       odd))
+
+
+def test_xavier_stds_of_another_width_are_not_right():
+    # 64-wide square layers: Xavier sqrt(2 / 128) = 1/8, He sqrt(2 / 64)
+    # = 0.1767767, and 4 x 1/8 = 1/2; one fan 65 wide moves them by 0.4%
+    # and 0.8%, where three digits of them are off by 0.13% at most
+    assert checks_torch.check_xavier(0.125, 0.177, 0.5).ok
+    assert checks_torch.check_xavier(1 / 8, 2**0.5 / 8, "0.5").ok
+    lines = str(checks_torch.check_xavier((2 / 129) ** 0.5, (2 / 65) ** 0.5,
+                                          0.5)).splitlines()
+    assert lines[1:3] == [
+        f"  ✗ Xavier's std, {(2 / 129) ** 0.5}, is close, but not to three "
+        "significant digits",
+        f"  ✗ He's std, {(2 / 65) ** 0.5}, is close, but not to three "
+        "significant digits"]
+    assert not checks_torch.check_xavier(0.125, 0.18, 0.5).ok  # 2 digits

@@ -9,7 +9,6 @@ out here. The checks whose reference is torch are in checks_torch.py.
 
 import math
 import random
-from decimal import ROUND_HALF_UP, Decimal
 
 from backprop.verdicts import (
     NotYet,
@@ -20,6 +19,7 @@ from backprop.verdicts import (
     close,
     given,
     number,
+    to_digits,
 )
 
 
@@ -68,6 +68,19 @@ def _unary(form, op, Value, reference, points):
     yield (not problems, problems[0] if problems else
            f"the gradient of {name} matches finite differences, "
            "with an upstream gradient of 2")
+    # through a chain: backward() must reach the Values before v
+    w, b, chain = Value(points[0] / 4), Value(points[0] / 2), form.format(
+        "w * 2 + b")
+    attempt(f"backward() through {chain}", lambda: op(w * 2.0 + b).backward())
+    slope = central_difference(reference, points[0])
+    chained = close(w.grad, 2 * slope, 1e-5, 1e-7) and close(b.grad, slope,
+                                                             1e-5, 1e-7)
+    yield (chained, f"through {chain}, w.grad and b.grad match finite "
+           "differences" if chained else f"{chain} at w = {w.data}, b = "
+           f"{b.data}: w.grad is {number(w.grad)}, not {number(2 * slope)} "
+           "(twice the slope, by finite differences)" + (
+               "; backward() reaches w only through the new Value's "
+               "parents: does it list v among them?" if w.grad == 0 else ""))
     once, twice = Value(points[0]), Value(points[0])
     attempt(f"backward() through {name}", op(once).backward)
     attempt(f"backward() through {name} + {name}",
@@ -189,27 +202,6 @@ def check_micro_mlp(train_xor, seed=6050):
 BY_HAND = {"w": -1.5, "x": 0.5, "b": 0.25, "y": 1.0}
 
 
-def _third_digit(x, want):
-    """x and want, each rounded to want's third significant digit, a half
-    away from zero (x as written: its repr), and one unit of that digit,
-    as Decimals."""
-    unit = Decimal(1).scaleb(math.floor(math.log10(abs(want))) - 2)
-    return tuple(Decimal(repr(v)).quantize(unit, ROUND_HALF_UP)
-                 for v in (x, want)) + (unit,)
-
-
-def _to_three_digits(x, want):
-    """'right', 'rounding' (three units off at most, or want to fewer
-    digits) or None: how x stands to want at three significant digits."""
-    if not close(x, want, 0.5):
-        return None
-    mine, theirs, unit = _third_digit(x, want)
-    if mine == theirs:
-        return "right"
-    fewer = any(x == float(f"{want:.{k}g}") for k in (1, 2))
-    return "rounding" if fewer or abs(mine - theirs) <= 3 * unit else None
-
-
 @check
 def check_by_hand(dL_dw, dL_db):
     """Exercise by-hand: the neuron of BY_HAND, L = (a - y)^2 / 2."""
@@ -228,38 +220,44 @@ def check_by_hand(dL_dw, dL_db):
         d_z = (a - n["y"]) * (a * (1 - a) if gate else 1.0)
         return d_z * n["x"], d_z
 
-    slips = {  # what a wrong step gives, and what to say about it
-        "b": [(-want_b, "it has the wrong sign"),
+    slips = {  # what a wrong step gives, what to say, whether a slip on
+        # the way to both gradients, which the other one, right, rules out
+        "b": [(-want_b, "it has the wrong sign", False),
               (grads(1.0, gate=False)[1], "that is the blame at a, "
-               "before the sigmoid's gate"),
-              (grads(0.0, gate=True)[1], "is b in z = w x + b?")],
-        "w": [(-want_w, "it has the wrong sign"),
+               "before the sigmoid's gate", True),
+              (grads(0.0, gate=True)[1], "is b in z = w x + b?", True)],
+        "w": [(-want_w, "it has the wrong sign", False),
               (want_b, "it equals the blame at z; the product w x hands "
-               "it on scaled by the other factor"),
-              (grads(0.0, gate=True)[0], "is b in z = w x + b?")]}
+               "it on scaled by the other factor", False),
+              (grads(0.0, gate=True)[0], "is b in z = w x + b?", True)]}
+    right_b, right_w = (to_digits(x, want) == "right" for x, want in
+                        ((db, want_b), (dw, want_w)))
 
-    def verdict(name, x, want, fallback):
-        said = _to_three_digits(x, want)
+    def verdict(name, x, want, other_right, fallback):
+        said = to_digits(x, want)
         if said == "right":
             return True, f"dL/d{name} = {x} is right"
         if said == "rounding":  # a slip of rounding, whatever else it is
-            hint = ("close, but not to three significant digits: keep "
+            hint = ("close, but not to three significant digits: carry "
                     "more digits at every step")
         else:
-            hint = next((h for value, h in slips[name]
-                         if close(x, value, 0.005)), fallback)
+            hint = next((h for value, h, both in slips[name] if close(
+                x, value, 0.005) and not (both and other_right)), fallback)
         return False, f"dL/d{name} = {x} is not right yet" + (
             f": {hint}" if hint else "")
 
-    ok_b, said_b = verdict("b", db, want_b, "walk back through the graph "
-                           "one node at a time")
-    yield ok_b, said_b
-    if not ok_b and not _to_three_digits(dw, want_w) and close(
+    yield verdict("b", db, want_b, right_w, "walk back through the graph "
+                  "one node at a time")
+    if right_b and not right_w and close(dw, db * n["x"], 1e-3):
+        yield False, (f"dL/dw = {dw} is not right yet: it is your dL/db "
+                      "times x, as it should be, but from dL/db rounded: "
+                      "carry more digits of dL/db into dL/dw")
+    elif not right_b and not to_digits(dw, want_w) and close(
             dw, db * n["x"], 0.01):  # wrong only through dL/db
         yield False, (f"dL/dw = {dw} is not right yet, but it follows "
                       "from your dL/db as it should: fix dL/db first")
     else:
-        yield verdict("w", dw, want_w, "")
+        yield verdict("w", dw, want_w, right_b, "")
 
 
 @check

@@ -8,6 +8,7 @@ a Verdict by @check. Pure Python, so that it also runs in the page.
 import functools
 import math
 import traceback
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent  # this package's files
@@ -121,3 +122,32 @@ def close(got, want, rel=1e-6, tol=1e-9):
 
 def number(x):
     return f"{x:.6g}"
+
+
+def _rounded(x, digits):
+    """x as written (its repr) to `digits` significant digits, half away
+    from zero, as a Decimal; again if that carried: 0.09996 is 0.100."""
+    d = Decimal(repr(x))
+    for _ in range(2):
+        d = d.quantize(Decimal(1).scaleb(d.adjusted() - digits + 1),
+                       ROUND_HALF_UP)
+    return d
+
+
+def to_digits(x, want, digits=3):
+    """'right', 'rounding' or None: how x, as written, stands to want,
+    the exact answer, at `digits` significant digits. Right: x rounds to
+    want's correctly rounded answer, or gives more digits, all right.
+    Rounding: x is off that answer by three units of its last digit at
+    most, either way, or is want to fewer digits."""
+    if not close(x, want, 0.5):
+        return None
+    answer, mine = _rounded(want, digits), _rounded(x, digits)
+    written = Decimal(repr(x))
+    if mine == answer or (len(written.as_tuple().digits) > digits and abs(
+            written - Decimal(repr(want))) * 2 <= Decimal(1).scaleb(
+            written.as_tuple().exponent)):
+        return "right"
+    unit = Decimal(1).scaleb(answer.adjusted() - digits + 1)
+    fewer = any(x == float(f"{want:.{k}g}") for k in range(1, digits))
+    return "rounding" if fewer or abs(mine - answer) <= 3 * unit else None
