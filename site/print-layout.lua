@@ -130,77 +130,6 @@ local function print_math(tex)
   return tex
 end
 
--- A number in scientific notation in the prose, "2.0 × 10⁻¹¹"
--- (backprop.prose.sci writes Unicode, for the site and the notebooks),
--- is set as maths in print, like every other formula: pandoc reads it
--- as Str "2.0", Str "×" and Str "10⁻¹¹", each maybe with punctuation.
-local SUPERSCRIPT = { ["⁰"] = "0", ["¹"] = "1", ["²"] = "2", ["³"] = "3",
-  ["⁴"] = "4", ["⁵"] = "5", ["⁶"] = "6", ["⁷"] = "7", ["⁸"] = "8",
-  ["⁹"] = "9", ["⁻"] = "-" }
-
--- "10⁻¹¹)," -> "-11", ")," ; nil if text is not 10 to a power
-local function power_of_ten(text)
-  if text:sub(1, 2) ~= "10" then
-    return nil
-  end
-  local exponent, at = "", 3
-  for _, char in utf8.codes(text:sub(3)) do
-    local plain = SUPERSCRIPT[utf8.char(char)]
-    if plain == nil then
-      break
-    end
-    exponent, at = exponent .. plain, at + #utf8.char(char)
-  end
-  if not exponent:find("%d") then
-    return nil
-  end
-  return exponent, text:sub(at)
-end
-
--- "(−2.05" -> "(", "-2.05"; nil if text does not end in a number
-local function mantissa_of(text)
-  local before, digits = text:match("^(.-)(%d+%.?%d*)$")
-  if digits == nil then
-    return nil
-  end
-  for _, minus in ipairs({ "−", "-" }) do
-    if before:sub(-#minus) == minus then
-      return before:sub(1, -#minus - 1), "-" .. digits
-    end
-  end
-  return before, digits
-end
-
-local function sci_as_math(inlines)
-  local out = pandoc.Inlines({})
-  local i = 1
-  while i <= #inlines do
-    local a, times, b = inlines[i], inlines[i + 2], inlines[i + 4]
-    local before, mantissa, exponent, after
-    if a.t == "Str" and times and times.t == "Str" and times.text == "×"
-        and b and b.t == "Str" and inlines[i + 1].t == "Space"
-        and inlines[i + 3].t == "Space" then
-      before, mantissa = mantissa_of(a.text)
-      exponent, after = power_of_ten(b.text)
-    end
-    if mantissa and exponent then
-      if before ~= "" then
-        out:insert(pandoc.Str(before))
-      end
-      out:insert(pandoc.Math("InlineMath",
-        mantissa .. " \\times 10^{" .. exponent .. "}"))
-      if after ~= "" then
-        out:insert(pandoc.Str(after))
-      end
-      i = i + 5
-    else
-      out:insert(a)
-      i = i + 1
-    end
-  end
-  return out
-end
-
 -- cells --------------------------------------------------------------------
 
 local function has_class(block, pattern)
@@ -344,7 +273,6 @@ function Pandoc(doc)
       return math
     end,
   })
-  blocks = blocks:walk({ Inlines = sci_as_math })
   blocks = blocks:walk({ Blocks = keep_with_next })
 
   -- the arabic page count starts with the first numbered chapter

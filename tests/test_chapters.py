@@ -231,7 +231,9 @@ def alt_text(chapter, label):
     found = re.search(rf'id="{label}".*?<img\b[^>]*\balt="([^"]*)"', page,
                       re.S)
     assert found, f"{label} has no image with alt text"
-    return html.unescape(found.group(1))
+    alt = html.unescape(found.group(1))
+    assert not re.search(r"[$\\`{}]", alt), alt  # plain text, no markup
+    return alt
 
 
 def test_alt_texts_describe_the_computed_figures(run_chapter, render_log):
@@ -558,3 +560,29 @@ def test_the_explorers_suggestions_in_print_run(run_chapter):
                       source, re.DOTALL).group(1)
     run = run_chapter("deep")
     assert run.value(f"exec({block!r}, globals()) is None")
+
+
+def test_the_mean_output_loss_makes_the_first_layer_blame_agree(run_chapter):
+    run = run_chapter("deep")
+    mean, squared = (run.value(f'by_loss["{name}"]')
+                     for name in ("mean output", "squared error"))
+    # the same network through gradient_diagnostic, a separate forward pass
+    norms = run.value('diagnostics["sigmoid"]["norms"]')
+    assert mean["span"] == pytest.approx(norms[-1] / norms[0], rel=1e-9)
+    assert mean["ratio"] == pytest.approx(norms[1] / norms[0], rel=1e-9)
+    # what the prose says: signs agree with the mean output, about half
+    # agree with the squared error, and the steep first step goes with it
+    assert mean["agreement"] > 0.9 and abs(squared["agreement"] - 0.5) < 0.1
+    assert squared["ratio"] < 3 < 10 < mean["ratio"]
+    assert squared["span"] < mean["span"] / 10
+
+
+def test_backward_frees_what_a_kept_loss_would_hold(run_chapter):
+    run = run_chapter("autograd")
+    lines = printed(run, "rule-lifetime").splitlines()
+    # ten graphs of a 64-512-1 network on batches of 256, never run back:
+    # each saves its input, the ReLU's output and the output, in float32
+    by_hand = 10 * 256 * (64 + 512 + 1) * 4
+    assert lines[0] == "10 losses kept after backward(): 0 saved bytes held"
+    assert lines[1] == (f"10 losses kept without backward(): {by_hand:,} "
+                        "saved bytes held")

@@ -9,6 +9,10 @@ def test_sci():
     assert sci(-0.0123, 1) == "−1.2 × 10⁻²"
     assert sci(9.999e-3) == "1.00 × 10⁻²"  # rounding carries the exponent
     assert sci(0) == "0"
+    # what an inline expression shows is Markdown: the power as maths
+    assert sci(3.7e-9, 1)._repr_markdown_() == "$3.7 \\times 10^{-9}$"
+    assert sci(-0.0123, 1).markdown == "$-1.2 \\times 10^{-2}$"
+    assert sci(0).markdown == "0"
 
 
 def test_fixed_and_count():

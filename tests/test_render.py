@@ -305,7 +305,7 @@ def test_pdf_back_matter_and_citations_match_the_site(render_log):
     assert "Karpathy 2020" in text
     assert not re.search(r"micrograd \[\d+\]", text)
     # a cross-reference to a chapter has no stray full stop
-    assert "(Chapter 1)" in text and "(Chapter 1.)" not in text
+    assert "Chapter 1: one neuron" in text and "Chapter 1.:" not in text
 
 
 @needs_quarto

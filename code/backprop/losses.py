@@ -2,8 +2,6 @@
 
 import torch
 
-from backprop.depth import forward
-
 
 def first_layer_blame(x, hidden, head, targets=None):
     """How the loss shapes the sigmoid network's first-layer gradient.
@@ -16,8 +14,11 @@ def first_layer_blame(x, hidden, head, targets=None):
     units; the norm ratio of the layer-2 to the layer-1 weight gradient;
     and the span from the last layer's norm down to the first's.
     """
-    zs, acts = forward("sigmoid", x, hidden)
-    out = acts[-1] @ head.T
+    zs, h = [], x  # the forward pass of depth.forward, for the sigmoid
+    for W in hidden:
+        zs.append(h @ W.T)
+        h = torch.sigmoid(zs[-1])
+    out = h @ head.T
     loss = out.mean() if targets is None else (out - targets).pow(2).mean()
     grads = torch.autograd.grad(loss, hidden + [zs[0]])
     positive = (grads[-1] > 0).double().mean(dim=0)  # per unit

@@ -1,8 +1,10 @@
 """Numbers formatted for the prose, through inline `{python}` expressions.
 
-Each helper returns a Prose string, whose repr is the bare text, so an
-inline expression shows 3.7 × 10⁻⁹ rather than '3.7 × 10⁻⁹'. The output
-is plain Unicode with no markup, so HTML and PDF show the same thing.
+Each helper returns a Prose string: plain Unicode text, for f-strings,
+alt text and the slides. An inline expression shows its Markdown, which
+is the same text, except for sci, whose power of ten Markdown shows as
+maths ($3.7 \times 10^{-9}$), in the page, the PDF and the notebooks
+alike. In alt text, write `{python} str(sci(x))`: the plain text.
 """
 
 import math
@@ -53,15 +55,32 @@ def count(n):
     return Prose(f"{int(n):,}")
 
 
+class Sci(Prose):
+    """Scientific notation: Unicode as text, maths as Markdown."""
+
+    def _repr_markdown_(self):
+        if "×" not in self:
+            return str(self)
+        mantissa, power = self.replace("−", "-").split(" × 10")
+        exponent = power.translate(_PLAIN)
+        return f"${mantissa} \\times 10^{{{exponent}}}$"
+
+    markdown = property(_repr_markdown_)  # for a table built as text
+
+
+_PLAIN = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+
+
 def sci(x, digits=2):
-    """x in scientific notation: sci(3.7e-9, 1) == '3.7 × 10⁻⁹'."""
+    """x in scientific notation: sci(3.7e-9, 1) == '3.7 × 10⁻⁹', which
+    Markdown shows as $3.7 \\times 10^{-9}$."""
     x = float(x)
     if x == 0:
-        return Prose("0")
+        return Sci("0")
     exponent = math.floor(math.log10(abs(x)))
     mantissa = x / 10**exponent
     if round(abs(mantissa), digits) >= 10:  # 9.999 rounds up to 10.00
         mantissa, exponent = mantissa / 10, exponent + 1
     power = str(exponent).translate(_SUPERSCRIPT)
     sign = "−" if mantissa < 0 else ""
-    return Prose(f"{sign}{abs(mantissa):.{digits}f} × 10{power}")
+    return Sci(f"{sign}{abs(mantissa):.{digits}f} × 10{power}")

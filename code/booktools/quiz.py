@@ -122,6 +122,11 @@ def shown_answer(q, namespace):
     return fixed(float(exact), q["digits"]), exact
 
 
+def markdown(text):
+    """A prose helper's text as Markdown: sci's power of ten as maths."""
+    return getattr(text, "markdown", text)
+
+
 def _right(q):
     """The index of the right choice."""
     return next(i for i, c in enumerate(q["choices"]) if c.get("correct"))
@@ -129,7 +134,7 @@ def _right(q):
 
 def _answer_line(q, namespace):
     if q["kind"] == "number":
-        return f"{shown_answer(q, namespace)[0]}. {q['why']}"
+        return f"{markdown(shown_answer(q, namespace)[0])}. {q['why']}"
     index = _right(q)
     choice = q["choices"][index]
     text = choice["text"].rstrip()
@@ -263,7 +268,8 @@ def key(chapter, namespace, source=SOURCE):
     entries = []
     for n, _, q in numbered(chapter, source):
         if q["kind"] == "number":
-            entries.append(f"{n}: {shown_answer(q, namespace)[0]}")
+            shown = shown_answer(q, namespace)[0]
+            entries.append(f"{n}: {markdown(shown)}")
         else:
             entries.append(f"{n}: ({LETTERS[_right(q)]})")
     text = "\n".join([  # the instructor edition answers in place, and
