@@ -31,7 +31,10 @@ SHEETS = """<link href="../site_libs/bootstrap/bootstrap-1.min.css" rel="stylesh
 NEXT = """<a href="../chapters/autograd.html" class="pagination-link" aria-label="Automatic differentiation">
         <span class="nav-page-text"><span class="chapter-number">2</span>&nbsp; <span class="chapter-title">Automatic differentiation</span></span> <i class="bi bi-arrow-right-short"></i>
       </a>"""  # noqa: E501
-EVERYTHING = set(postrender.DOWNLOADS)
+EVERYTHING = {"backprop.pdf", "slides/backprop.html",
+              "slides/backprop-handout.pdf",
+              "slides/backprop-handout-letter.pdf",
+              "notebooks/backprop-notebooks.zip"}
 
 
 def hrefs(html):

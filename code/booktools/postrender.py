@@ -28,13 +28,10 @@ if __package__ in (None, ""):  # run as a script, by Quarto
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from booktools import live  # noqa: E402 (after the path, as a script)
 
-# What the site links for download, from its root; a build may leave
-# one out (the handouts need a browser; `make html` makes no PDF). The
-# handout is on A4; -letter is the same on US Letter.
-DOWNLOADS = ["backprop.pdf", "slides/backprop.html",
-             "slides/backprop-handout.pdf",
-             "slides/backprop-handout-letter.pdf",
-             "notebooks/backprop-notebooks.zip"]
+# A download the site links (a PDF, the zip, the slides), from its
+# root: a build may leave one out (the handouts need a browser; `make
+# html` makes no PDF), and then its links go. A missing page is an error.
+DOWNLOAD = re.compile(r"\.(?:pdf|zip)$|^slides/")
 
 # Pandoc gives every line of highlighted code an empty, hidden link to
 # itself, for line numbers that this book never shows: about 70 bytes a
@@ -81,7 +78,9 @@ def fix_site(site):
     note = live.install(site)  # before the pages: it may edit them
     if note:
         print(note, file=sys.stderr)
-    present = {name for name in DOWNLOADS if (site / name).exists()}
+    present = {path.relative_to(site).as_posix()
+               for path in site.rglob("*") if DOWNLOAD.search(
+                   path.relative_to(site).as_posix())}
     for page in site.rglob("*.html"):
         if "site_libs" in page.relative_to(site).parts:
             continue
@@ -113,7 +112,8 @@ def drop_missing_links(text, where, present):
     def absent(attrs):
         href = HREF.search(attrs)
         target = href and site_path(href.group(1), where)
-        return target in DOWNLOADS and target not in present
+        return bool(target and DOWNLOAD.search(target)) and (
+            target not in present)
 
     text = ITEM.sub(lambda m: "" if absent(m.group(1)) else m.group(0),
                     text)
