@@ -55,8 +55,8 @@ def test_slide_numbers_are_the_chapter_numbers(run_chapter):
     b = torch.tensor(b, dtype=torch.float64, requires_grad=True)
     loss = 0.5 * (torch.sigmoid(w * x + b) - y) ** 2  # half squared error
     loss.backward()
-    assert numbers["neuron_dw"] == f"{w.grad.item():.4f}"
-    assert numbers["neuron_db"] == f"{b.grad.item():.4f}"
+    assert numbers["neuron_dw"] == f"{w.grad.item():.5f}"
+    assert numbers["neuron_db"] == f"{b.grad.item():.5f}"
     assert numbers["neuron_loss"] == f"{loss.item():.4f}"
     assert numbers["neuron_loss"] != numbers["neuron_db"]  # no trap
     # ...and the ReLU keeps half of the second moment (sampled)
