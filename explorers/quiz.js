@@ -5,7 +5,7 @@
 // list, and the hint and the reasons hidden. This module turns each div
 // into a form. The JSON block beside them holds only what the checking
 // needs: the right choice, or the number that the chapter's code computed,
-// rounded by quiz.py to the digits asked and written as a decimal
+// in full ("1.503875968992248") and rounded by quiz.py to the digits asked
 // ("1.50", "9.54e-7"), with how the page shows it. Native form controls,
 // a live region for the feedback, no dependencies.
 
@@ -18,6 +18,15 @@ const LETTERS = "abcdefgh";
 /** Wrong tries after which the hint, and the answer, are offered. */
 export const TRIES = 2;
 
+/** What the page says after quiz.py's rule (that more digits are fine,
+ * and that a count is exact): what only the widget does. */
+export function grading(answers = true) {
+  return "One unit off in the last digit is close, but in a count it is "
+    + "wrong. Only a wrong number counts as a try, not a close one or one "
+    + `with too few digits; after ${TRIES} wrong tries, the hint appears`
+    + (answers ? ", and the answer can be shown." : ".");
+}
+
 /** The ways the digits of a number can be read: "1,234" and "1,234.5"
  * group thousands, as the book does, or "1,234" has a decimal comma, as
  * "0,25" has. */
@@ -28,16 +37,20 @@ function mantissas(body) {
   return body.includes(",") ? found : [body];
 }
 
-/** Typed text, tidied: no spaces ("32 768" is 32768), "-" for − and –,
- * "^" before superscripts, "e" for "× 10^", and without the unit that
- * the question counts ("32768 bytes", "1 byte"). */
+/** Typed text, tidied: "-" for − and –, "^" before superscripts, "e"
+ * for "× 10^" and for a space before "10^" ("9.54 10⁻⁷"), no space but
+ * between digits that do not group thousands ("32 768" is 32768, "9.54 10"
+ * is no number), and without the unit that the question counts ("32768
+ * bytes", "1 byte"). */
 function tidy(text, unit = null) {
-  const t = String(text).replace(/\s+/g, "").replace(/[−–]/g, "-")
+  const t = String(text).replace(/[−–]/g, "-")
     .replace(/[⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]+/g,
       (p) => "^" + [...p].map((c) => SUPERSCRIPT[c]).join(""))
-    .replace(/[×x*·]10\^\(?([-+]?\d+)\)?$/i, "e$1");
-  return unit ? t.replace(new RegExp(`${unit.replace(/s$/, "")}s?$`, "i"), "")
-    : t;
+    .replace(/(\d)\s+(?=10\s*\^)/g, "$1×")
+    .replace(/(\d)\s(?=\d{3}(?!\d))/g, "$1")
+    .replace(/(\D|^)\s+|\s+(?=\D|$)/g, "$1");
+  return (unit ? t.replace(new RegExp(`${unit.replace(/s$/, "")}s?$`, "i"),
+    "") : t).replace(/[×x*·]10\^\(?([-+]?\d+)\)?$/i, "e$1");
 }
 
 // Replies and answers are exact fractions of BigInts, never binary
@@ -86,7 +99,6 @@ export function readings(text, unit = null) {
 function asked(question) {
   const d = question.digits;
   const s = d === 1 ? "" : "s";
-  if (question.count) return `the exact number of ${question.count}`;
   if (question.significant) return `${d} significant digit${s}`;
   return d === 0 ? "the whole number" : `${d} decimal${s}`;
 }
@@ -106,23 +118,24 @@ function nearest(x, place) {
 
 /** The verdict on one reading of a reply. The answer is a decimal string
  * with exactly the digits asked ("1.50"), so its last digit's place is
- * the precision asked. */
+ * the precision asked; the exact value has all the digits the chapter
+ * computed ("1.503875968992248"). */
 function judge(question, found, typed) {
   const answer = readings(question.answer)[0];
-  const off = { n: found.n * answer.d - answer.n * found.d,
-    d: found.d * answer.d };
   const right = { verdict: "right", text: `Right: ${question.shown}.` };
   const wrong = { verdict: "wrong", text: "Not quite." };
-  if (off.n === 0n) return right; // "-10" for −10.0 too
+  if (found.n * answer.d === answer.n * found.d) return right; // -10: −10.0
+  // a count is exact, however it is written: 3.3e4 is 33000, and wrong
+  if (question.count) return wrong;
   if (found.place !== null && found.place > answer.place) {
-    // fewer digits than asked: are they the answer as far as they go?
-    // (within half a unit of the last digit typed; zero means zero)
-    const [n, d] = scaled(off, found.place);
-    return found.n === 0n || 2n * abs(n) > d ? wrong
+    // fewer digits than asked: are they the exact value, rounded to the
+    // digits typed? (1 is not 1.5039 to none; zero means zero)
+    const exact = readings(question.exact)[0];
+    return found.n === 0n || nearest(found, found.place)
+      !== nearest(exact, found.place) ? wrong
       : { verdict: "precision", text: `Give ${asked(question)}: ${typed} `
         + "agrees with the answer as far as it goes." };
   }
-  if (question.count) return wrong; // exact: no rounding, nothing close
   const units = nearest(found, answer.place) - nearest(answer, answer.place);
   if (units === 0n) return right;
   return abs(units) === 1n ? { verdict: "close",
@@ -297,6 +310,8 @@ export function mount(root) {
   const data = readData(root);
   const title = root.querySelector(".quiz-title");
   const rule = root.querySelector(".quiz-rule"); // how numbers are graded
+  // the course edition has no reasons, and shows no answer
+  rule?.append(` ${grading(root.querySelector(".quiz-why") !== null)}`);
   const forms = data.questions.flatMap((q) => {
     const div = root.querySelector(`.quiz-question[data-id="${q.id}"]`);
     return div ? [questionForm(doc, div, q, root.dataset.quiz)] : [];

@@ -138,15 +138,20 @@ def test_the_answer_is_rounded_from_the_exact_value_by_hand_rules():
     assert quiz.rounded({"count": "bytes"}, 32768.0) == "32768"
     with pytest.raises(ValueError, match="is a count"):
         quiz.rounded({"id": "half", "count": "bytes"}, 32767.5)
-    # what the reader sees is that rounded answer, formatted as the prose
+    # what the reader sees is that rounded answer, formatted as the prose;
+    # the widget also gets the value in full, to judge a reply that gives
+    # fewer digits than asked (2, not 1, is 1.5039 to no decimals)
     q = {"digits": 3, "significant": True, "answer": "0.25 ** 10"}
-    assert quiz.shown_answer(q, {}) == ("9.54 × 10⁻⁷", "9.54e-7")
+    assert quiz.shown_answer(q, {}) == ("9.54 × 10⁻⁷", "9.54e-7",
+                                        "9.5367431640625e-07")
     q = {"count": "bytes", "answer": "128 * 64 * 4.0"}
-    assert quiz.shown_answer(q, {}) == ("32,768", "32768")
+    assert quiz.shown_answer(q, {}) == ("32,768", "32768", "32768.0")
     q = {"digits": 2, "answer": "1.005"}
-    assert quiz.shown_answer(q, {}) == ("1.01", "1.01")
+    assert quiz.shown_answer(q, {}) == ("1.01", "1.01", "1.005")
     q = {"digits": 1, "answer": "-9.95"}
-    assert quiz.shown_answer(q, {}) == ("−10.0", "-10.0")
+    assert quiz.shown_answer(q, {}) == ("−10.0", "-10.0", "-9.95")
+    q = {"digits": 2, "answer": "2 - 4096 / 8256"}
+    assert quiz.shown_answer(q, {}) == ("1.50", "1.50", "1.503875968992248")
 
 
 def test_one_block_holds_every_form_in_its_own_div():
@@ -173,8 +178,9 @@ def test_the_grading_rule_is_said_where_a_number_is_asked():
     rule = ("A number is right when, rounded to the digits asked, it "
             "equals the answer: more digits are fine, and a count must be "
             "exact.")
-    assert (f'<p class="quiz-rule">{rule} One unit off in the last digit '
-            "is close, and does not count as a wrong try.</p>") in page
+    # the widget adds what only it does (quiz.js's grading(), tested in
+    # tests/js/quiz.test.js and in the page below)
+    assert f'<p class="quiz-rule">{rule}</p>' in page
     # outside the course edition's hidden note: every edition says it
     assert page.index("quiz-rule") < page.index("**Question")
     for text in (box, notebook):  # which do not grade: no "close"
@@ -254,7 +260,8 @@ def test_texts_write_code_and_maths_as_markdown():
 
 def test_every_form_passes_the_markdown_on(monkeypatch):
     # a numeric answer's value does not matter here
-    monkeypatch.setattr(quiz, "shown_answer", lambda q, namespace: ("1.0", 1))
+    monkeypatch.setattr(quiz, "shown_answer",
+                        lambda q, namespace: ("1.0", "1.0", "1.0"))
     spans = 0
     for chapter, sections in QUESTIONS.items():
         for section in sections:
@@ -284,7 +291,7 @@ def test_page_data_holds_only_what_the_checking_needs():
                         page).group(1)
     assert json.loads(payload) == {"questions": [{
         "id": "mul-gradient", "kind": "number", "answer": "-10.0",
-        "shown": "−10.0", "digits": 1, "significant": False,
+        "exact": "-10.0", "shown": "−10.0", "digits": 1, "significant": False,
         "count": None}]}
     (n, _, topo), = [x for x in quiz.numbered("by-hand")
                      if x[1] == "sec-topo"]
@@ -371,7 +378,12 @@ def test_widget_answers_right_and_wrong(quiz_page):
         # the rule stays above the questions that ask for a number
         rules = page.page.locator(".quiz-rule")
         assert rules.count() == 3  # sec-local, sec-paths, sec-cost
-        assert rules.nth(0).inner_text() == f"{quiz.RULE} {quiz.CLOSE}"
+        # with what only the widget does, and its TRIES (tests/js)
+        assert rules.nth(0).inner_text() == (
+            f"{quiz.RULE} One unit off in the last digit is close, but in a "
+            "count it is wrong. Only a wrong number counts as a try, not a "
+            "close one or one with too few digits; after 2 wrong tries, the "
+            "hint appears, and the answer can be shown.")
         assert rules.nth(0).is_visible()
         # a count, whose unit the reader may type, and which is exact
         answer = page.page.locator("input[type=text]").nth(3)
@@ -380,12 +392,28 @@ def test_widget_answers_right_and_wrong(quiz_page):
                                  "layer-answer) .quiz-feedback")
         answer.press("Enter")
         assert live.inner_text().startswith("Did you mean 32768?")
-        answer.fill("32,767 bytes")
+        answer.fill("32,767 bytes")  # one off a count is wrong
         answer.press("Enter")
         assert live.inner_text() == "Not quite. Try again."
+        answer.fill("3.3e4")  # 33000, however written: a try, the second
+        answer.press("Enter")
+        assert live.inner_text().startswith("Not quite. A hint:")
         answer.fill("32 768 bytes")
         answer.press("Enter")
         assert live.inner_text().startswith("Right: 32,768. One float32")
+        # backward-ratio, 3105/2064 = 1.5044 here: too few digits are
+        # judged against that value, so 2 agrees with it and 1 does not
+        answer = page.page.locator("input[type=text]").nth(2)
+        live = page.page.locator("form:has(input#quiz-sec-cost-backward-"
+                                 "ratio-answer) .quiz-feedback")
+        for typed, said in [
+                ("1", "Not quite. Try again."),
+                ("2", "Give 2 decimals: 2 agrees with the answer as far as "
+                      "it goes."),
+                ("1.5 10^0", "Right: 1.50.")]:  # a space before 10^ is ×
+            answer.fill(typed)
+            answer.press("Enter")
+            assert live.inner_text().startswith(said), typed
         assert page.problems()["errors"] == []
         assert axe_violations(page.page) == []
 

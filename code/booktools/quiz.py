@@ -40,12 +40,11 @@ SOURCE = ROOT / "chapters" / "questions.yml"
 LETTERS = "abcdefgh"
 FENCE = ":::::::"  # deeper than any div inside a form
 FORMATS = ("html", "typst", "ipynb")  # Quarto's names for the outputs
-# How a number is graded (explorers/quiz.js), said beside the questions
-# that ask for one; only the widget says "close", so only the page has it.
+# How a number is graded, said beside the questions that ask for one; on
+# the page, the widget adds what only it does (explorers/quiz.js, grading:
+# "close", and when the hint comes), after this sentence.
 RULE = ("A number is right when, rounded to the digits asked, it equals "
         "the answer: more digits are fine, and a count must be exact.")
-CLOSE = ("One unit off in the last digit is close, and does not count as a "
-         "wrong try.")
 
 
 def load(source=SOURCE):
@@ -112,14 +111,19 @@ def rounded(q, value):
 
 
 def shown_answer(q, namespace):
-    """A numeric answer as the reader sees it, and as quiz.js reads it:
-    both rounded once, by rounded(), from the chapter's value."""
-    exact = rounded(q, eval(q["answer"], namespace))  # the chapter's code
+    """A numeric answer as the reader sees it and as quiz.js grades it,
+    both rounded once, by rounded(), from the chapter's value; and that
+    value in full ("1.503875968992248"), which quiz.js rounds to the digits
+    of a reply that gives fewer than asked."""
+    value = float(eval(q["answer"], namespace))  # the chapter's code
+    answer = rounded(q, value)
     if "count" in q:  # grouped as in the prose
-        return count(int(exact)), exact
-    if q.get("significant"):
-        return sci(float(exact), q["digits"] - 1), exact
-    return fixed(float(exact), q["digits"]), exact
+        text = count(int(answer))
+    elif q.get("significant"):
+        text = sci(float(answer), q["digits"] - 1)
+    else:
+        text = fixed(float(answer), q["digits"])
+    return text, answer, repr(value)
 
 
 def markdown(text):
@@ -157,9 +161,9 @@ def _checks(q, namespace):
     in the page, rendered."""
     if q["kind"] == "choice":
         return {"id": q["id"], "kind": "choice", "right": _right(q)}
-    text, exact = shown_answer(q, namespace)
-    return {"id": q["id"], "kind": "number", "answer": exact,
-            "shown": str(text), "digits": q.get("digits", 0),
+    text, answer, exact = shown_answer(q, namespace)
+    return {"id": q["id"], "kind": "number", "answer": answer,
+            "exact": exact, "shown": str(text), "digits": q.get("digits", 0),
             "significant": bool(q.get("significant")),
             "count": q.get("count")}
 
@@ -202,8 +206,7 @@ def _page(mine, section, namespace):
     payload = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
     lines = [f'::::: {{.quiz data-quiz="{html.escape(section)}"}}', "",
              _raw('<h3 class="quiz-title">Check your understanding</h3>'),
-             "", *_rule(mine, _raw(f'<p class="quiz-rule">{RULE} {CLOSE}'
-                                   "</p>"))]
+             "", *_rule(mine, _raw(f'<p class="quiz-rule">{RULE}</p>'))]
     for n, q in mine:
         lines += _page_question(n, q)
     lines += [_raw(f'<script type="application/json">{payload}</script>'),
