@@ -173,7 +173,8 @@ export function grade(question, reply) {
     .map((r) => judge(question, r, typed));
   if (!results.length) {
     return { verdict: "unreadable",
-      text: "Enter a number, such as 0.25, 0,25, 1/4 or 2.5e-3." };
+      text: "Enter a number, such as 0.25, 0,25, 1/4 or 2.5e-3"
+        + (/\d\s*(?!e$)[a-z%]+$/i.test(typed) ? ", without a unit." : ".") };
   }
   return results.sort((a, b) => RANK.indexOf(a.verdict)
     - RANK.indexOf(b.verdict))[0];

@@ -571,3 +571,20 @@ def test_built_pdf_prints_the_questions_code_and_maths_in_their_fonts(
     layer = [text for _, text in asked].index(" of layer ")
     family, letter = asked[layer + 1]  # a math italic l, not "1"
     assert "Math" in family and letter == "𝑙"
+
+
+def test_the_precision_asked_is_said_from_the_digits_once():
+    assert quiz.prompt({"kind": "number", "prompt": "Q?", "digits": 4}) == (
+        "Q? Give four decimals.")
+    assert quiz.prompt({"kind": "number", "prompt": "Q?", "digits": 1}) == (
+        "Q? Give one decimal.")
+    assert quiz.prompt({"kind": "number", "prompt": "Q?", "digits": 3,
+                        "significant": True}) == (
+        "Q? Give three significant digits.")
+    assert quiz.prompt({"kind": "number", "prompt": "Q?",
+                        "count": "bytes"}) == "Q? Give the exact number."
+    for chapter in quiz.load().values():  # never typed into a prompt too
+        for questions in chapter.values():
+            for q in questions:
+                assert not re.search(r"decimal|significant|digits",
+                                     q["prompt"]), q["id"]

@@ -147,8 +147,23 @@ def _answer_line(q, namespace):
     return f"({LETTERS[index]}) {text} {choice['why']}"
 
 
+NUMBER_WORDS = ["no", "one", "two", "three", "four", "five", "six"]
+
+
+def prompt(q):
+    """The question, and for a number what precision to give, said from
+    the question's own digits (never typed into the prompt too)."""
+    if q["kind"] != "number":
+        return q["prompt"]
+    if "count" in q:
+        return f"{q['prompt']} Give the exact number."
+    n = q["digits"]
+    unit = ("significant digit" if q.get("significant") else "decimal")
+    return f"{q['prompt']} Give {NUMBER_WORDS[n]} {unit}{'s' * (n != 1)}."
+
+
 def _markdown(number, q):
-    lines = [f"**Question {number}.** {q['prompt']}", ""]
+    lines = [f"**Question {number}.** {prompt(q)}", ""]
     if q["kind"] == "choice":
         for letter, choice in zip(LETTERS, q["choices"]):
             lines.append(f"- ({letter}) {choice['text']}")  # CommonMark
@@ -176,7 +191,7 @@ def _page_question(n, q):
     """One question as Markdown: the prompt, the choices as a lettered
     list, and the hint and reasons hidden until quiz.js shows them."""
     lines = [f':::: {{.quiz-question data-id="{q["id"]}"}}', "",
-             f"**Question {n}.** {q['prompt']}", ""]
+             f"**Question {n}.** {prompt(q)}", ""]
     if q["kind"] == "choice":
         lines += ["::: {.quiz-choices}", "",
                   *(f"{letter}.  {c['text']}"
@@ -234,7 +249,7 @@ def _typst(mine, namespace):
     for n, q in mine:  # a list item per question, numbered n
         marker = f"{n}.  "
         pad = " " * len(marker)  # what follows belongs to the item
-        lines += [marker + q["prompt"], ""]
+        lines += [marker + prompt(q), ""]
         for letter, choice in zip(LETTERS, q.get("choices", [])):
             lines.append(f"{pad}{letter}.  {choice['text']}")
         lines += ["", f'{pad}::: {{.content-visible when-profile='

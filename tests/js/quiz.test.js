@@ -213,9 +213,15 @@ test("words and an empty reply ask for a number, and are no try", () => {
     assert.deepEqual(progress(result.verdict, 1),
       { wrong: 1, hint: false, offer: false });
   }
-  for (const reply of ["ten", "bytes", "1.2.3", "0.1256abc", "1e"]) {
+  for (const reply of ["ten", "bytes", "1.2.3", "1e"]) {
     assert.deepEqual(grade(BIAS, reply), { verdict: "unreadable",
       text: "Enter a number, such as 0.25, 0,25, 1/4 or 2.5e-3." }, reply);
+  }
+  for (const [q, reply] of [[BIAS, "0.1256abc"], [BYTES, "32768 B"],
+    [BYTES, "32 KiB"], [RATIO, "150%"]]) {  // a unit the widget cannot read
+    assert.deepEqual(grade(q, reply), { verdict: "unreadable",
+      text: "Enter a number, such as 0.25, 0,25, 1/4 or 2.5e-3, without "
+        + "a unit." }, reply);
   }
   assert.equal(progress("unreadable", 1).wrong, 1);
   assert.equal(grade({ kind: "choice", right: 1 }, -1).verdict, "empty");
