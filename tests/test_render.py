@@ -182,6 +182,18 @@ def test_arithmetic_shown_from_rounded_figures_adds_up_as_printed(
 
 
 @needs_quarto
+def test_no_line_starts_with_the_punctuation_after_a_formula(render_log):
+    # site/math-nowrap.lua: a formula and its comma share a nowrap span
+    kept = 0
+    for page in pages():
+        html = page.read_text("utf-8")
+        for match in re.finditer(r"</math>([,.;:)!?]+)(.{7})", html):
+            assert match.group(2) == "</span>", (page.name, match.group(0))
+            kept += 1
+    assert kept > 10
+
+
+@needs_quarto
 def test_every_page_has_its_own_description(render_log):
     found = {}
     for path in pages():
