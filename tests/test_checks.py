@@ -95,12 +95,16 @@ def solution(chapter, label, end, *edits, names=None):
     return namespace
 
 
+# tanh's three points and the nine that the check draws from [-3, 3]
+POINTS = "12 points from -2.426 to 2.0"
+
+
 def test_tanh_with_a_wrong_local_derivative():
     wrong = solution("autograd", "tanh-solution", "w, b =",
                      ("(1 - t * t)", "(1 - t)"))["tanh"]
     assert str(checks.check_tanh(wrong, Value)) == (
         "not yet: 2 of 4 checks pass\n"
-        "  ✓ tanh(v) has the right value at v = 0.5, -1.3, 2.0\n"
+        f"  ✓ tanh(v) has the right value at {POINTS}\n"
         # 1 - tanh(0.5)^2 = 0.786448, the wrong 1 - tanh(0.5) = 0.537883,
         # each twice, for the upstream gradient of 2, and for w in
         # tanh(w * 2 + b) at w * 2 + b = 0.5
@@ -140,13 +144,14 @@ def test_value_ops_without_parents_cut_the_graph():
                    ("Value(value, (v,))", "Value(value, ())"))
     verdict = checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
                                      Value)
-    # d/dw of f(w * 2 + b) at w * 2 + b = 0.5 is 2 f'(0.5): 2 e^0.5,
-    # 2 / 0.5, 2 x 3 x 0.5^2, 2 x 0.5 / sqrt(0.5)
+    # d/dw of f(w * 2 + b) at w * 2 + b = v, each operation's first
+    # point, is 2 f'(v): 2 e^0.5, 2 / 0.5, 2 x 3 x 0.5^2, 2 x 2 x -1.5,
+    # 2 x -1 x 0.5^-2, 2 x -2 x (-1.5)^-3 = 1.185185, 2 x 0.5 / sqrt(0.5)
     assert [text.split(": ")[1].split(" (")[0] for _, text in
             verdict.lines] == [
         f"w.grad is 0, not {want}" for want in (
-            "3.29744", "4", "1.5", "1.41421")]
-    assert [ok for ok, _ in verdict.lines] == [False] * 4
+            "3.29744", "4", "1.5", "-6", "-8", "1.18519", "1.41421")]
+    assert [ok for ok, _ in verdict.lines] == [False] * 7
 
 
 def test_tanh_written_other_ways_is_right():
@@ -173,7 +178,7 @@ def test_value_ops_with_a_wrong_power_rule():
     verdict = checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
                                      Value)
     assert str(verdict).splitlines()[:4] == [
-        "not yet: 2 of 4 checks pass",
+        "not yet: 2 of 7 checks pass",
         "  ✓ exp(v): values, gradients and their sum are right",
         "  ✓ log(v): values, gradients and their sum are right",
         "  ✗ with an upstream gradient of 2, v.grad at v = 0.5 should be 1.5 "
@@ -185,7 +190,7 @@ def test_micro_mlp_that_never_resets_its_gradients():
     wrong = solution("autograd", "micro-mlp-solution", "solved_at, xor_",
                      ("p.grad = 0.0", "pass"))["train_xor"]
     assert str(checks.check_micro_mlp(wrong)).splitlines()[:3] == [
-        "not yet: 2 of 4 checks pass",
+        "not yet: 1 of 4 checks pass",
         "  ✓ the network has the right number of parameters",
         "  ✗ update 2 leaves gradient descent (loss 1.00042): are the "
         "gradients set to zero before each backward pass, and every step "
@@ -223,9 +228,10 @@ def test_pencil_answers_that_miss_a_step():
                ).splitlines()[1] == (
         "  ✗ at a = 0.99, y = 1 your blame is -9.9e-05: that is the half "
         "squared error's (a - y) sigma'(z)")
-    assert str(checks_torch.check_float32(2.0**-26 / 0.1)).splitlines(
-    )[2] == ("  ✗ |g| = 1.46031e-07, below yours, already moves it: the "
-             "step is rounded to the nearest float32 number")
+    assert str(checks_torch.check_float32(2.0**-26 / 0.1)) == (
+        f"not yet: my_g = {2.0**-26 / 0.1} is not right yet: that is a "
+        "whole spacing over 0.1; the step is rounded to the nearest "
+        "float32 number, so a step past half a spacing moves it")
     assert str(checks_torch.check_leaky(lambda a: (1 + a) / 2, lambda a, n:
                2 / ((1 + a) * n))).splitlines()[1] == (
         "  ✗ my_fraction(0.2) is 0.6: not the share of f(z')^2 in a standard "
@@ -311,24 +317,41 @@ def test_bug_fixes_written_other_ways_are_right():
         assert checks_torch.check_bug(backward_with(*edits)).ok, edits
 
 
-def test_central_differences_that_are_one_sided():
-    weights, _, x = example_network([3, 2, 1], seed=1)
-    params = [w.double() for w in weights]
+def gradcheck_problem():
+    """The exercise's mse and params64, as a student has them: the
+    chapter's check-data cell, then the starter's."""
+    cells = {c.label: c.source for c in read_qmd(
+        ROOT / "chapters" / "backprop.qmd")[1]}
+    names = {"torch": torch, "forward": forward}
+    exec(cells["check-data"] + "\n" + cells["starter-gradcheck"], names)
+    return names["mse"], names["params64"]
 
-    def loss(ps):
-        return (torch.sigmoid(x.double() @ ps[0].T) @ ps[1].T).sum().item()
+
+def nudged(loss, params, h, step=lambda up, down, h: (up - down) / (2 * h),
+           dtype=torch.float64):
+    """Slopes of loss, an entry of params at a time, nudged in place by
+    += h, -= 2h, += h: put back to rounding, not to the bit."""
+    slopes = []
+    for flat in (p.view(-1) for p in params):
+        for i in range(flat.numel()):
+            flat[i] += h
+            up = loss(params)
+            flat[i] -= 2 * h
+            down = loss(params)
+            flat[i] += h
+            slopes.append(step(up, down, h))
+    return torch.tensor(slopes, dtype=dtype)
+
+
+def test_central_differences_that_are_one_sided():
+    mse, params = gradcheck_problem()
+    base = mse(params)
 
     def one_sided(h):  # (L(theta + h) - L(theta)) / h
-        base, flat = loss(params), []
-        for entry in (p.view(-1) for p in params):
-            for i in range(len(entry)):
-                entry[i] += h
-                flat.append((loss(params) - base) / h)
-                entry[i] -= h
-        return flat
+        return nudged(mse, params, h, lambda up, down, h: (up - base) / h)
 
-    assert str(checks_torch.check_gradcheck(one_sided, loss, params)
-               ).splitlines()[1].endswith(
+    assert str(checks_torch.check_gradcheck(one_sided, mse, params)
+               ).splitlines()[2].endswith(
         "(relative); it matches (L(theta + h) - L(theta)) / h, a "
         "one-sided difference")
 
@@ -344,11 +367,14 @@ def test_runs_that_reuse_trained_weights():
     assert lines[1] == (
         "  ✓ lr 0.05: your final loss 0.435379 agrees with a torch.autograd"
         " run")
-    assert lines[2].startswith(
-        "  ✗ lr 1.0: final_loss(1.0) = ") and lines[2].endswith(
-        " is not the loss before the last of 2000 steps from xor_problem("
-        "d_hidden=8, seed=6050): does every run start from fresh weights "
-        "(train() changes them in place)?")
+    # the check calls final_loss(0.05) again, last, and it differs: the
+    # evidence that the hint names
+    assert lines[2].startswith("  ✗ lr 1.0: final_loss(1.0) = ")
+    assert lines[2].split(" is not the loss before the last of 2000 steps "
+                          "from xor_problem(d_hidden=8, seed=6050): ")[1] \
+        .startswith("does every run start from fresh weights (train() "
+                    "changes them in place)? final_loss(0.05) gave 0.435379,"
+                    " then ")
 
 
 def final_loss_with(*edits):
@@ -386,9 +412,11 @@ def test_measurements_that_do_not_add_up():
         "segments")
     same = checks_torch.check_zero_grad(lambda zero: [1 / (k + 1) for k in
                                                       range(20)])
-    assert str(same).splitlines()[2] == (
+    assert str(same).splitlines()[2:4] == [
         "  ✗ the two curves are the same: does train_linear(False) skip "
-        "optimizer.zero_grad()?")
+        "optimizer.zero_grad()?",
+        "  ✗ train_linear(True) calls neither optimizer.zero_grad() nor "
+        "model.zero_grad(), so the check cannot skip them"]
 
 
 finite = st.floats(-100, 100, allow_nan=False)
@@ -518,36 +546,41 @@ def test_no_tick_for_adding_gradients_that_never_arrive():
     assert [ok for ok, _ in verdict.lines] == [True, False, False, False]
 
 
+def autograd_slopes(params):
+    """The exercise's gradient, flat, by torch.autograd on its own loss:
+    the mean squared error of the chapter's 5-8-1 network."""
+    cells = {c.label: c.source for c in read_qmd(
+        ROOT / "chapters" / "backprop.qmd")[1]}
+    names = {"torch": torch}
+    exec(cells["check-data"], names)
+    X, y = names["X"].double(), names["y"].double()
+    leaves = [p.clone().requires_grad_() for p in params]
+    W1, b1, W2, b2 = leaves
+    prediction = torch.sigmoid(X @ W1.T + b1) @ W2.T + b2
+    loss = torch.nn.functional.mse_loss(prediction[:, 0], y)
+    return torch.cat([g.flatten() for g in torch.autograd.grad(loss, leaves)])
+
+
 def test_gradcheck_tells_a_finite_difference_from_the_gradient():
-    params = [torch.tensor([0.3, -0.2], dtype=torch.float64)]
-
-    def loss(ps):
-        return float((ps[0] ** 3).sum())
-
-    exact = 3 * params[0] ** 2  # the gradient itself, the same for any h
-    said = str(checks_torch.check_gradcheck(lambda h: exact, loss, params))
-    assert said.startswith("not yet: central_differences gives the same")
-
-    def nudged_in_place(h, dtype=torch.float64):  # puts each entry back
-        flat, slopes = params[0].view(-1), []  # to rounding, not bits
-        for i in range(flat.numel()):
-            flat[i] += h
-            up = loss(params)
-            flat[i] -= 2 * h
-            down = loss(params)
-            flat[i] += h
-            slopes.append((up - down) / (2 * h))
-        return torch.tensor(slopes, dtype=dtype)
-
-    assert checks_torch.check_gradcheck(nudged_in_place, loss, params).ok
+    mse, params = gradcheck_problem()
+    exact = autograd_slopes(params)  # the same for any h
+    said = str(checks_torch.check_gradcheck(lambda h: exact, mse, params))
+    assert said.splitlines()[1:] == [
+        "  ✓ mse(params64) is the mean squared error over the batch",
+        "  ✗ central_differences gives the same slopes for h = 1e-4 and "
+        "1e-6, to the last bit; a finite difference changes with h: does "
+        "it use h?"]
+    assert checks_torch.check_gradcheck(
+        lambda h: nudged(mse, params, h), mse, params).ok
     # torch.tensor's default, float32, keeps 7 digits of the slopes: the
     # exercise's smallest errors, near 1e-10, would not show
     said = str(checks_torch.check_gradcheck(
-        lambda h: nudged_in_place(h, torch.float32), loss, params))
-    assert said == ("not yet: central_differences(0.0001) returns "
-                    "torch.float32 numbers: keep the slopes in float64")
+        lambda h: nudged(mse, params, h, dtype=torch.float32), mse, params))
+    assert said.splitlines()[-1] == (
+        "  ✗ central_differences(0.01) returns torch.float32 numbers: keep "
+        "the slopes in float64")
     assert checks_torch.check_gradcheck(  # a list of floats is float64
-        lambda h: nudged_in_place(h).tolist(), loss, params).ok
+        lambda h: nudged(mse, params, h).tolist(), mse, params).ok
 
 
 def test_by_hand_is_graded_to_three_significant_digits():
@@ -561,7 +594,10 @@ def test_by_hand_is_graded_to_three_significant_digits():
     for off in (-1, 1):  # one unit either side of the rounded answer
         said = checks.check_by_hand(digits(dw, 3) + off * unit(dw),
                                     digits(db, 3) - off * unit(db))
-        assert not said.ok and str(said).count("carry more digits") == 2
+        # -0.0730 is the float -0.073, the answer to two digits, whose
+        # third digit, 0, is wrong: close too
+        assert not said.ok and str(said).count(
+            "close, but not to three significant digits") == 2
     assert not checks.check_by_hand(digits(dw, 2), digits(db, 3)).ok
 
 
@@ -573,7 +609,8 @@ def test_a_right_dL_db_is_not_blamed_for_a_rounded_dL_dw():
     said = str(checks.check_by_hand(digits(db, 3) * n["x"], digits(db, 3)))
     assert said == (
         "not yet: 1 of 2 checks pass\n"
-        f"  ✓ dL/db = {digits(db, 3)} is right\n"
+        f"  ✓ dL/db = {digits(db, 3)} is right to three significant "
+        "digits\n"
         f"  ✗ dL/dw = {digits(db, 3) * n['x']} is not right yet: it is "
         "your dL/db times x, as it should be, but from dL/db rounded: "
         "carry more digits of dL/db into dL/dw")
@@ -590,11 +627,12 @@ answers = st.one_of(  # numbers a student writes for dL/dw or dL/db
 @given(answers, answers)
 def test_no_verdict_ticks_what_its_own_hint_contradicts(dw, db):
     said = str(checks.check_by_hand(dw, db))
-    if "✓ dL/db" in said:  # then b is in z, the gate is there, and
+    if "✓ dL/db" in said:  # then b is in z, added, the gate is there, and
         assert "fix dL/db" not in said and "is b in z" not in said
+        assert "is b added" not in said
     if "✓ dL/dw" in said:  # dL/dw is right through the same z and gate
         assert "is b in z" not in said and "before the sigmoid's gate" \
-            not in said
+            not in said and "is b added" not in said
     assert said.count("✓") + said.count("✗") == 2
 
 
@@ -607,16 +645,20 @@ def test_by_hand_is_symmetric_about_the_rounded_answer():
                                 (0.09996, 0.100, 1e-3),
                                 (-0.14628, -0.146, 1e-3)]:
         assert verdicts.to_digits(answer, exact) == "right"
-        for off in (-3, -1, 1, 3):
-            assert verdicts.to_digits(round(answer + off * unit, 6),
-                                      exact) == "rounding", (exact, off)
+        for off in (-3, -1, 1, 3):  # -0.0730 is written -0.073: fewer
+            near = round(answer + off * unit, 6)
+            assert verdicts.to_digits(near, exact) == (
+                "fewer" if near == digits(exact, 2) else "rounding"), (
+                exact, off)
         for off in (-4, 4):  # but -0.15, -0.14628 to two digits, is close
             far = round(answer + off * unit, 6)
             assert verdicts.to_digits(far, exact) == (
-                "rounding" if far == digits(exact, 2) else None), (exact, off)
-    # more digits than three, each right: right, if rounding twice would
-    # land elsewhere (-0.069145 is -0.06915 to four digits, -0.0691 to 3)
-    assert verdicts.to_digits(-0.06915, -0.069145) == "right"
+                "fewer" if far == digits(exact, 2) else None), (exact, off)
+    # more digits are judged only through their rounding, even where
+    # rounding twice lands elsewhere: -0.069145 is -0.0691 to three
+    # digits, and -0.06915, its four, rounds to -0.0692
+    assert verdicts.to_digits(-0.06915, -0.069145) == "rounding"
+    assert verdicts.to_digits(-0.06914, -0.069145) == "right"
     assert verdicts.to_digits(-0.0692, -0.069145) == "rounding"
 
 
@@ -679,17 +721,449 @@ def test_by_hand_gives_one_hint_for_one_rounded_answer():
                                                                       odd))
 
 
-def test_xavier_stds_of_another_width_are_not_right():
+def test_xavier_stds_of_another_width_are_judged_by_their_rounding():
     # 64-wide square layers: Xavier sqrt(2 / 128) = 1/8, He sqrt(2 / 64)
-    # = 0.1767767, and 4 x 1/8 = 1/2; one fan 65 wide moves them by 0.4%
-    # and 0.8%, where three digits of them are off by 0.13% at most
+    # = 0.1767767, and 4 x 1/8 = 1/2. One fan 65 wide gives Xavier
+    # sqrt(2 / 129) = 0.12451, which rounds to 0.125, right by the rule,
+    # and He sqrt(2 / 65) = 0.17541, 0.175: two units off, not close
     assert checks_torch.check_xavier(0.125, 0.177, 0.5).ok
     assert checks_torch.check_xavier(1 / 8, 2**0.5 / 8, "0.5").ok
     lines = str(checks_torch.check_xavier((2 / 129) ** 0.5, (2 / 65) ** 0.5,
                                           0.5)).splitlines()
     assert lines[1:3] == [
-        f"  ✗ Xavier's std, {(2 / 129) ** 0.5}, is close, but not to three "
-        "significant digits",
-        f"  ✗ He's std, {(2 / 65) ** 0.5}, is close, but not to three "
-        "significant digits"]
-    assert not checks_torch.check_xavier(0.125, 0.18, 0.5).ok  # 2 digits
+        f"  ✓ Xavier's std, {(2 / 129) ** 0.5}, is right to three "
+        "significant digits (it rounds to 0.125)",
+        f"  ✗ He's std, {(2 / 65) ** 0.5}, is not right yet"]
+    said = str(checks_torch.check_xavier(0.125, 0.18, 0.5))  # 2 digits
+    assert "  ✗ He's std, 0.18, is close, but not to three significant " \
+        "digits: 0.18 is right to two, and 0.180 would not be" in said
+
+
+# ---- an independent attack's findings, with its exact inputs ----------------
+
+def train_linear_with(*edits):
+    """train_linear of the worked solution of Exercise zero-grad, edited."""
+    return solution("autograd", "zero-grad-solution", "\n\n\n", *edits,
+                    names={"torch": torch, "nn": torch.nn})["train_linear"]
+
+
+ZEROED = "        if zero_grad:\n            optimizer.zero_grad()\n"
+
+
+def test_zero_grad_after_backward_never_learns_and_is_told():
+    # zero_grad() between loss.backward() and optimizer.step(): every
+    # step sees a zero gradient, and the loss stays at its first value
+    stuck = train_linear_with((ZEROED, ""), (
+        "        optimizer.step()", ZEROED + "        optimizer.step()"))
+    losses = stuck(True)
+    assert len(set(losses)) == 1 and round(losses[0], 5) == 4.87987
+    lines = str(checks_torch.check_zero_grad(stuck)).splitlines()
+    assert lines[1] == (
+        "  ✗ with zero_grad the loss stays at 4.87987: does optimizer.step()"
+        " come after loss.backward(), and zero_grad() before it?")
+
+
+def test_a_false_branch_that_zeroes_is_not_accumulation():
+    # train_linear(False) still zeroes, with a learning rate of 1.05: its
+    # curve changes and rises, but no gradient is ever summed
+    other = train_linear_with((ZEROED, "        optimizer.zero_grad()\n"), (
+        "lr=lr)", "lr=lr if zero_grad else 1.05)"))
+    verdict = checks_torch.check_zero_grad(other)
+    lines = str(verdict).splitlines()
+    assert not verdict.ok and lines[2] == (
+        "  ✓ without zero_grad the curve changes")
+    assert lines[3].startswith("  ✗ without zero_grad the loss at step 2 is ")
+    assert lines[3].endswith(": does train_linear(False) change more than "
+                             "that call?")
+
+
+def test_the_accumulating_reference_sums_the_gradients():
+    # by hand, with torch.autograd.grad and no optimizer: each step takes
+    # the sum of every gradient so far, which is what a .grad never
+    # zeroed holds; the check's reference, train_linear(True) with its
+    # zero_grad() skipped, is that curve
+    torch.manual_seed(6050)  # the worked solution's data and model
+    X = torch.randn(100, 3)
+    y = X @ torch.tensor([1.5, -2.0, 0.5]) + 0.1 * torch.randn(100)
+    w, b = (p.detach().clone().requires_grad_()
+            for p in torch.nn.Linear(3, 1).parameters())
+    summed, losses = [torch.zeros_like(w), torch.zeros_like(b)], []
+    for _ in range(60):
+        loss = ((X @ w.T + b)[:, 0] - y).pow(2).mean()
+        summed = [s + g for s, g in zip(summed, torch.autograd.grad(
+            loss, [w, b]))]
+        with torch.no_grad():
+            w -= 0.05 * summed[0]
+            b -= 0.05 * summed[1]
+        losses.append(loss.item())
+    from backprop.checks_deep import _accumulating
+    got, calls = _accumulating(train_linear_with())
+    assert calls == 60 and got == pytest.approx(losses, rel=1e-5)
+    params = [torch.ones(1, requires_grad=True)]
+    params[0].sum().backward()
+    torch.optim.SGD(params, lr=0.1).zero_grad()  # put back: it zeroes again
+    assert params[0].grad is None
+
+
+def test_zero_grad_loops_written_other_ways_are_right():
+    for edits in [
+            [(ZEROED, ZEROED.replace("optimizer", "model"))],
+            [("optimizer.zero_grad()", "optimizer.zero_grad(set_to_none="
+              "False)")],
+            [(ZEROED, ""), ("        optimizer.step()\n", "        optimizer"
+              ".step()\n        if zero_grad:\n            optimizer.zero_"
+              "grad()\n")],  # after the step: before the next backward
+            [("steps=60, lr=0.05", "steps=300, lr=0.1")]]:  # it settles
+        assert checks_torch.check_zero_grad(train_linear_with(*edits)).ok, \
+            edits
+
+
+def test_a_fix_in_float64_is_checked_in_float64():
+    def fixed64(weights, acts, y, scale=1.0):
+        return backward([w.double() for w in weights],
+                        [a.double() for a in acts], y.double(), scale)
+
+    assert checks_torch.check_bug(fixed64).ok
+    buggy = solution("backprop", "buggy-backward", "\n\n\n")["buggy_backward"]
+
+    def buggy64(weights, acts, y, scale=1.0):
+        return buggy([w.double() for w in weights],
+                     [a.double() for a in acts], y.double(), scale)
+
+    said = str(checks_torch.check_bug(buggy64))
+    assert "could not be checked" not in said
+    assert said.splitlines()[1] == (
+        "  ✗ 3-4-4-1, 6 examples, the default scale: the gradients of "
+        "layers 1 and 2 differ from torch.autograd's; layer 3 agrees")
+
+
+def test_leaky_var_w_is_called_at_several_widths():
+    def fraction(a):
+        return (1 + a**2) / 2
+
+    # right at n_in = 256 only; 2 / (1.04 x 64) = 0.0300, not 0.00751
+    lines = str(checks_torch.check_leaky(fraction, lambda alpha, n_in: 2 / (
+        (1 + alpha**2) * 256))).splitlines()
+    assert lines[2] == ("  ✗ my_var_w(0.2, 64) is 0.00751202: not what "
+                        "PyTorch's leaky_relu gain keeps steady")
+    said = str(checks_torch.check_leaky(fraction, lambda a, n: 2 / (
+        n + n * a * a)))
+    assert said.splitlines()[2] == (
+        "  ✓ var_w is right for alpha = 0, 0.2, 0.5 and 1, and n_in = 64, "
+        "256 and 1000")
+
+
+def test_xavier_is_graded_by_rounding_to_three_digits():
+    # by hand: Xavier 1/8 = 0.125, He sqrt(2/64) = 0.17678 (0.177), the
+    # gate's 4/8 = 0.500; one unit off in the third digit is close
+    xavier = checks_torch.check_xavier
+    for wrong, line in [
+            ((0.125, 0.177, 0.501), "the std the gate asks for, 0.501, is "
+             "close, but not to three significant digits"),
+            ((0.125, 0.177, 0.499), "the std the gate asks for, 0.499, is "
+             "close, but not to three significant digits"),
+            ((0.125, 0.1763, 0.5), "He's std, 0.1763, is close, but not to "
+             "three significant digits (it rounds to 0.176)"),
+            ((0.125, 0.176, 0.5), "He's std, 0.176, is close, but not to "
+             "three significant digits"),
+            ((0.125, 0.174, 0.5), "He's std, 0.174, is not right yet")]:
+        verdict = xavier(*wrong)
+        assert not verdict.ok and f"  ✗ {line}" in str(verdict), wrong
+    for right in [(0.125, 0.1768, 0.5), (0.1249, 0.17678, "0.500"),
+                  ("0.125", 0.17749, 0.50049), (1 / 8, 2**0.5 / 8, 0.4995)]:
+        assert xavier(*right).ok, right
+
+
+def test_a_quarter_for_the_gate_names_both_ways_to_it():
+    # 0.25 is the right std squared, 0.5^2, and the std of an unsquared
+    # gate, sqrt(1 / (64 x 1/4)) = 1/4: both are said, as either
+    assert str(checks_torch.check_xavier(0.125, 0.177, 0.25)).splitlines(
+    )[3] == ("  ✗ the std the gate asks for, 0.25, is a variance, or the "
+             "std of a gate left unsquared: the question asks for a "
+             "standard deviation, and E[sigma'^2] squares the gate")
+
+
+def micro_mlp_with(*edits):
+    return solution("autograd", "micro-mlp-solution", "solved_at, xor_",
+                    *edits)["train_xor"]
+
+
+def test_micro_mlp_checks_the_final_predictions_values():
+    right = micro_mlp_with()
+
+    def hard_coded(seed):
+        solved_at, losses, _, n = right(seed)
+        return solved_at, losses, [0.0, 1.0, 1.0, 0.0], n
+
+    lines = str(checks.check_micro_mlp(hard_coded)).splitlines()
+    assert lines[3] == ("  ✗ the final predictions [0.0, 1.0, 1.0, 0.0] are "
+                        "not the network's four outputs after the last "
+                        "update")
+    before = micro_mlp_with(("    final = [predict(inputs).data for inputs, "
+                             "_ in xor]", "    final = [o.data for o in "
+                             "outputs]"))  # the outputs of the last update
+    assert str(checks.check_micro_mlp(before)).splitlines()[3] == (
+        "  ✗ the final predictions are the outputs before the last update: "
+        "run the four points forward once more after it")
+
+
+def test_micro_mlp_names_losses_recorded_after_each_update():
+    after = micro_mlp_with((
+        "        losses.append(loss.data)\n",
+        "        losses.append(sum(((o - t) * (o - t) for o, (_, t) in zip("
+        "[predict(i) for i, _ in xor], xor)), Value(0.0)).data)\n"))
+    assert str(checks.check_micro_mlp(after)).splitlines()[2] == (
+        "  ✗ each loss is the loss after its update: the exercise asks for "
+        "the loss before it, the first from the weights as drawn")
+
+
+def test_the_xor_reference_is_the_recipe_by_autograd():
+    # the prompt's recipe with torch.autograd, as test_chapters does it:
+    # the check's hand-written run gives the same losses and the same
+    # outputs before and after the last update
+    import random
+    rng = random.Random(6050)
+    draws = torch.tensor([rng.uniform(-1, 1) for _ in range(12)],
+                         dtype=torch.float64)
+    W1 = draws[:8].view(4, 2).clone().requires_grad_()
+    W2 = draws[8:].view(1, 4).clone().requires_grad_()
+    b1 = torch.zeros(4, dtype=torch.float64, requires_grad=True)
+    b2 = torch.zeros(1, dtype=torch.float64, requires_grad=True)
+    X = torch.tensor([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=torch.float64)
+    T = torch.tensor([0, 1, 1, 0], dtype=torch.float64)
+
+    def outputs():
+        return torch.sigmoid(torch.sigmoid(X @ W1.T + b1) @ W2.T + b2)[:, 0]
+
+    losses = []
+    for _ in range(400):
+        out = outputs()
+        loss = ((out - T) ** 2).sum()
+        grads = torch.autograd.grad(loss, [W1, b1, W2, b2])
+        with torch.no_grad():
+            for param, grad in zip([W1, b1, W2, b2], grads):
+                param -= 2.0 * grad
+        losses.append(loss.item())
+    want, _, before, after = checks.xor_descent(6050)
+    assert want == pytest.approx(losses, rel=1e-9)
+    assert before == pytest.approx(out.tolist(), rel=1e-9)
+    assert after == pytest.approx(outputs().tolist(), rel=1e-9)
+
+
+def test_by_hand_names_a_slip_that_more_digits_would_not_fix():
+    n, _, _ = by_hand()
+
+    def slip(sign):  # by hand: z = w x + sign b, a, then the gate
+        a = 1 / (1 + math.exp(-(n["w"] * n["x"] + sign * n["b"])))
+        d_z = (a - n["y"]) * a * (1 - a)
+        return d_z * n["x"], d_z
+
+    assert [digits(g, 3) for g in slip(0)] == [-0.074, -0.148]
+    assert [digits(g, 3) for g in slip(-1)] == [-0.0719, -0.144]
+    assert str(checks.check_by_hand(-0.0740, -0.148)) == (
+        "not yet: 0 of 2 checks pass\n"
+        "  ✗ dL/db = -0.148 is not right yet: is b in z = w x + b?\n"
+        "  ✗ dL/dw = -0.074 is not right yet, but it follows from your "
+        "dL/db as it should: fix dL/db first")
+    assert str(checks.check_by_hand(-0.0719, -0.144)).splitlines()[1] == (
+        "  ✗ dL/db = -0.144 is not right yet: is b added in z = w x + b?")
+    # with dL/dw right, b is in z and added: -0.148 is then close
+    said = str(checks.check_by_hand(-0.0731, -0.148))
+    assert "is b" not in said and "close, but not" in said
+
+
+def test_by_hand_says_from_dL_db_rounded_only_when_it_is():
+    # -0.1462 x 0.5 = -0.0731, not -0.07315: no "your dL/db times x"
+    said = str(checks.check_by_hand(-0.07315, -0.1462))
+    assert "times x" not in said
+    assert said.splitlines()[2] == (
+        "  ✗ dL/dw = -0.07315 is not right yet: close, but not to three "
+        "significant digits (it rounds to -0.0732): carry more digits at "
+        "every step")
+    assert "times x" in str(checks.check_by_hand(-0.0731 + 1e-4, -0.146))
+
+
+def test_by_hand_judges_more_digits_only_through_their_rounding():
+    # the exact answer, by autograd, is dL/dw = -0.073140 (-0.0731): by
+    # hand, the five-digit replies that round half up to -0.0731 are
+    # -0.07305 to -0.07314, and only those are right, either side alike
+    _, dw, db = by_hand()
+    assert digits(dw, 3) == -0.0731
+    for k in range(7290, 7331):
+        x = -k / 100000
+        said = checks.check_by_hand(x, digits(db, 3))
+        assert said.ok == (7305 <= k <= 7314), x
+    assert checks.check_by_hand(-0.07306, -0.14645).ok  # both round right
+    for x in (-0.07319, -0.07315):
+        assert "close, but not" in str(checks.check_by_hand(x, -0.146))
+    assert "More digits are judged only through their rounding" in " ".join(
+        checks.check_by_hand.__doc__.split())  # the rule, as the cell says
+
+
+def test_float32_is_graded_to_three_significant_digits():
+    # by hand: floats in [1/8, 1/4) lie 2^-26 apart, and a step moves
+    # 0.2 once 0.1 |g| passes half of that: |g| > 2^-27 / 0.1 = 7.4506e-8
+    g = 2.0**-27 / 0.1
+    assert round(g, 12) == 7.4506e-08
+    for right in (g, 7.45e-8, 7.4506e-8, "7.45e-08", 7.4549e-8):
+        assert checks_torch.check_float32(right).ok, right
+    for wrong, said in [
+            (7.6e-8, "a step of 0.1 x 7.6e-08 already moves the stored "
+             "weight: the threshold is lower"),
+            (7.4e-8, "a step of 0.1 x 7.4e-08 still leaves the stored weight"
+             " at 0.2: the threshold is higher"),
+            (7.31e-8, "a step of 0.1 x 7.31e-08 still leaves the stored "
+             "weight at 0.2: the threshold is higher"),
+            (7.46e-8, "close, but not to three significant digits")]:
+        assert str(checks_torch.check_float32(wrong)) == (
+            f"not yet: my_g = {wrong} is not right yet: {said}"), wrong
+    assert str(checks_torch.check_float32(-1e-8)) == (
+        "not yet: my_g = -1e-08 is negative: |g| is a size, give it without "
+        "its sign")
+
+
+def test_softmax_names_a_slip_only_when_the_reply_is_it():
+    # (a - y)(1 - a) is within 1e-6 of (a - y) a (1 - a) at a = 0.99 only
+    # in absolute terms, and log(a) - y near dL/da there by chance
+    for wrong in (lambda a, y: (a - y) * (1 - a),
+                  lambda a, y: math.log(a) - y):
+        said = str(checks.check_softmax(wrong))
+        assert "half squared error" not in said and "dL/da" not in said
+        assert said.count("the slope of the loss in z differs") == 2
+
+    fixed = {(a, y): a - y for a in (0.99, 0.3, 0.7, 0.05) for y in (0, 1)}
+    said = str(checks.check_softmax(lambda a, y: fixed.get((a, y), 0.0)))
+    assert said.startswith("not yet: 0 of 2 checks pass")  # drawn points
+    for right in (lambda a, y: -(y - a), lambda a, y: a * (1 - y) - y * (
+            1 - a), lambda a, y: (a - y) * (a * (1 - a)) / (a * (1 - a))):
+        assert checks.check_softmax(right).ok
+
+
+def test_the_gradcheck_batch_is_the_chapters():
+    from backprop.checks_torch import _check_batch
+    cells = {c.label: c.source for c in read_qmd(
+        ROOT / "chapters" / "backprop.qmd")[1]}
+    names = {"torch": torch}
+    exec(cells["check-data"], names)
+    X, y, params = _check_batch()
+    assert torch.equal(X, names["X"].double())
+    assert torch.equal(y, names["y"].double())
+    for got, want in zip(params, [names[k].double() for k in (
+            "W1", "b1", "W2", "b2")]):
+        assert torch.equal(got, want)
+
+
+def test_gradcheck_needs_finite_differences_of_the_true_loss():
+    mse, params = gradcheck_problem()
+    exact = autograd_slopes(params)
+    # the gradient itself, times 1 + h^2: it changes with h, but at
+    # h = 0.01 a central difference is off the gradient by its truncation
+    said = str(checks_torch.check_gradcheck(lambda h: exact * (1 + h * h),
+                                            mse, params)).splitlines()
+    assert said[2].startswith("  ✗ h = 0.01: your slopes differ from "
+                              "central differences")
+    assert said[3].startswith("  ✗ h = 0.0001: your slopes differ")
+    cells = {c.label: c.source for c in read_qmd(
+        ROOT / "chapters" / "backprop.qmd")[1]}
+    for edit, hint in [
+            ("** 2).mean()", "it sums the squared errors, where the mean "
+             "divides by n"),
+            ("acts[-1][:, 0] - y64", "the outputs, n x 1, minus y, n, "
+             "broadcast to n x n; take the outputs' column, acts[-1][:, 0]")]:
+        names = {"torch": torch, "forward": forward}
+        starter = cells["starter-gradcheck"].replace(*(
+            (edit, "** 2).sum()") if "mean" in edit else (
+                edit, "acts[-1] - y64")))
+        exec(cells["check-data"] + "\n" + starter, names)
+        wrong, ps = names["mse"], names["params64"]
+        verdict = checks_torch.check_gradcheck(
+            lambda h, wrong=wrong, ps=ps: nudged(wrong, ps, h), wrong, ps)
+        lines = str(verdict).splitlines()
+        assert lines[1].startswith("  ✗ mse(params64) is ") and \
+            lines[1].endswith(hint), lines[1]
+        assert all(line.startswith("  ✗") for line in lines[1:])
+
+
+def test_gradcheck_takes_a_tensor_per_parameter():
+    mse, params = gradcheck_problem()
+
+    def per_parameter(h):
+        flat, at = nudged(mse, params, h), 0
+        shaped = []
+        for p in params:
+            shaped.append(flat[at:at + p.numel()].view_as(p))
+            at += p.numel()
+        return shaped
+
+    assert checks_torch.check_gradcheck(per_parameter, mse, params).ok
+    said = str(checks_torch.check_gradcheck(
+        lambda h: [torch.zeros(3, 3, dtype=torch.float64)], mse, params))
+    assert said.splitlines()[-1] == (
+        "  ✗ central_differences(0.01) returns 9 slopes; return one flat "
+        "tensor of 57 slopes, one for each entry of params64 in order (or "
+        "one tensor per parameter, shaped like it)")
+
+
+def test_train_gives_the_fresh_weights_hint_only_on_evidence():
+    # 1999 steps, an ignored lr: each a fresh run, so no hint about weights
+    for edit, hint in [
+            (("steps=2000)[-1]", "steps=1999)[-1]"), ": it is the loss before"
+             " step 1999, not before the 2000th and last"),
+            (("lr=lr,", "lr=0.2,"), ": final_loss gives the same loss for "
+             "every learning rate: does it pass lr to train()?")]:
+        said = str(checks_torch.check_train(final_loss_with(edit)))
+        assert "fresh weights" not in said and said.count(hint) >= 2, said
+
+
+def test_train_checks_a_learning_rate_the_exercise_does_not_name():
+    right = final_loss_with()
+    table = {(0.05, 8): right(0.05), (1.0, 8): right(1.0),
+             (0.2, 2): right(0.2, 2)}  # the exercise's three runs
+
+    def hard_coded(lr, d_hidden=8):
+        return table.get((lr, d_hidden), 0.1)
+
+    verdict = checks_torch.check_train(hard_coded)
+    assert not verdict.ok and [ok for ok, _ in verdict.lines] == [
+        True, True, True, False]
+    assert checks_torch.TRAIN_LR not in (0.05, 0.2, 1.0)
+
+
+def test_tanh_right_only_at_its_named_points_is_wrong():
+    right = solution("autograd", "tanh-solution", "w, b =")["tanh"]
+
+    def looked_up(v):  # right at 0.5, -1.3 and 2.0, and nowhere else
+        return right(v) if v.data in (0.5, -1.3, 2.0) else right(v * 0.0)
+
+    said = str(checks.check_tanh(looked_up, Value))
+    assert said.startswith("not yet") and "has the right value" not in said
+
+
+def test_value_ops_test_even_and_negative_powers_at_negative_v():
+    ops = solution("autograd", "value-ops-solution", "ops = ",
+                   ("k * v.data ** (k - 1)", "k * abs(v.data) ** (k - 1)"))
+    lines = str(checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
+                                       Value)).splitlines()
+    # by hand: d/dv v^2 = 2v = -3 at v = -1.5, twice that -6 (abs gives
+    # +6), and d/dv v^-2 = -2 v^-3 = 0.592593, twice 1.18519
+    assert lines[4] == (
+        "  ✗ with an upstream gradient of 2, v.grad at v = -1.5 should be -6"
+        " (twice the slope of power(v, 2), by finite differences); your "
+        "engine gives 6")
+    assert lines[6] == (
+        "  ✗ with an upstream gradient of 2, v.grad at v = -1.5 should be "
+        "1.18519 (twice the slope of power(v, -2), by finite differences);"
+        " your engine gives -1.18519")
+
+
+def test_checkpoint_reads_keys_written_as_strings():
+    kept = {s: (s + 64 // s) * 128 * 64 * 4 + 128 * 4 for s in
+            [1, 2, 4, 8, 16, 32, 64]}  # by hand, as above
+    assert checks_torch.check_checkpoint({str(s): k for s, k in
+                                          kept.items()}, "8").ok
+    assert checks_torch.check_checkpoint({float(s): k for s, k in
+                                          kept.items()}, 8.0).ok
+    for gone, said in ((1, "1 segment"), (2, "2 segments")):
+        assert str(checks_torch.check_checkpoint({
+            s: k for s, k in kept.items() if s != gone}, 8)) == (
+            f"not yet: my_kept has no entry for {said}")

@@ -12,13 +12,17 @@ import random
 
 from backprop.verdicts import (
     NotYet,
-    attempt,
     call,
     central_difference,
     check,
     close,
+    digits_hint,
+    drawn,
     given,
+    half_unit,
+    matches,
     number,
+    operation_lines,
     to_digits,
 )
 
@@ -29,92 +33,33 @@ def _sigmoid(z):
 
 # ---- chapter 2: the engine --------------------------------------------------
 
-def _unary(form, op, Value, reference, points):
-    """(passed, sentence) lines for one new operation on Values: its
-    value, its gradient with an upstream gradient of 2, and whether two
-    uses of it add up. form: how it is called, "power({}, 3");
-    reference: the same function on floats."""
-    outs = []
-    for x in points:
-        out = call(form.format(f"Value({x})"), op, Value(x))
-        if not isinstance(out, Value):
-            raise NotYet(f"{form.format(f'Value({x})')} returns a "
-                         f"{type(out).__name__}, not a Value")
-        outs.append(out)
-    name = form.format("v")
-    at = ", ".join(map(str, points))
-    wrong = [(x, o.data) for x, o in zip(points, outs)
-             if not close(o.data, reference(x))]
-    yield (not wrong, f"{name} has the right value at v = {at}" if not
-           wrong else f"{form.format(f'Value({wrong[0][0]})')}.data is "
-           f"{number(wrong[0][1])}; it should be "
-           f"{number(reference(wrong[0][0]))}")
-    problems = []
-    for x in points:
-        v, once = Value(x), Value(x)
-        attempt(f"backward() through {name}", (op(v) * 2.0).backward)
-        attempt(f"backward() through {name}", op(once).backward)
-        got, want = v.grad / 2, central_difference(reference, x)
-        if not close(got, want, 1e-5, 1e-7):
-            hint = (" (v.grad stays 0: does the new Value list v among its"
-                    " parents, and set its push_grad?)" if got == 0 else
-                    " (the same as with an upstream gradient of 1: does "
-                    "push_grad multiply by out.grad?)" if close(
-                        v.grad, once.grad, 1e-9) else "")
-            problems.append(f"with an upstream gradient of 2, v.grad at v = "
-                            f"{x} should be {number(2 * want)} (twice the "
-                            f"slope of {name}, by finite differences); "
-                            f"your engine gives {number(v.grad)}{hint}")
-    yield (not problems, problems[0] if problems else
-           f"the gradient of {name} matches finite differences, "
-           "with an upstream gradient of 2")
-    # through a chain: backward() must reach the Values before v
-    w, b, chain = Value(points[0] / 4), Value(points[0] / 2), form.format(
-        "w * 2 + b")
-    attempt(f"backward() through {chain}", lambda: op(w * 2.0 + b).backward())
-    slope = central_difference(reference, points[0])
-    chained = close(w.grad, 2 * slope, 1e-5, 1e-7) and close(b.grad, slope,
-                                                             1e-5, 1e-7)
-    yield (chained, f"through {chain}, w.grad and b.grad match finite "
-           "differences" if chained else f"{chain} at w = {w.data}, b = "
-           f"{b.data}: w.grad is {number(w.grad)}, not {number(2 * slope)} "
-           "(twice the slope, by finite differences)" + (
-               "; backward() reaches w only through the new Value's "
-               "parents: does it list v among them?" if w.grad == 0 else ""))
-    once, twice = Value(points[0]), Value(points[0])
-    attempt(f"backward() through {name}", op(once).backward)
-    attempt(f"backward() through {name} + {name}",
-            (op(twice) + op(twice)).backward)
-    if once.grad == 0:  # 2 x 0 = 0 would pass, and prove nothing
-        yield (False, f"whether {name} + {name} adds both gradients into "
-               "v.grad shows once v.grad is no longer 0")
-        return
-    adds = close(twice.grad, 2 * once.grad, 1e-9, 1e-12)
-    yield (adds, f"{name} + {name} adds both gradients into v.grad" if adds
-           else f"{name} + {name} at v = {points[0]}: v.grad is "
-           f"{number(twice.grad)}, not twice {number(once.grad)}: does "
-           "push_grad add to v.grad (+=), rather than set it?")
-
-
 @check
 def check_tanh(tanh, Value):
-    """Exercise tanh: tanh(v) on Values, with its own push_grad."""
-    yield from _unary("tanh({})", tanh, Value, math.tanh, (0.5, -1.3, 2.0))
+    """Exercise tanh: tanh(v) on Values, with its own push_grad, at three
+    points and nine drawn from [-3, 3]."""
+    yield from operation_lines("tanh({})", tanh, Value, math.tanh,
+                               drawn((0.5, -1.3, 2.0), -3, 3))
 
 
 @check
 def check_value_ops(exp, log, power, Value):
-    """Exercise value-ops: exp(v), log(v) and power(v, k) on Values."""
-    ops = [("exp({})", exp, math.exp, (0.5, -1.0, 2.0)),
-           ("log({})", log, math.log, (0.5, 1.3, 4.0)),
-           ("power({}, 3)", lambda v: power(v, 3), lambda x: x**3,
-            (0.5, -1.5, 2.0)),
-           ("power({}, 0.5)", lambda v: power(v, 0.5), math.sqrt,
-            (0.5, 2.0))]
+    """Exercise value-ops: exp(v), log(v) and power(v, k) on Values, at
+    chosen points and drawn ones: powers odd, even (at v < 0 too),
+    negative and fractional."""
+    ops = [("exp({})", exp, math.exp, drawn((0.5, -1.0, 2.0), -3, 3)),
+           ("log({})", log, math.log, drawn((0.5, 1.3, 4.0), 0.05, 5))] + [
+        (f"power({{}}, {k})", lambda v, k=k: power(v, k),
+         lambda x, k=k: x**k, points) for k, points in [
+            (3, drawn((0.5, -1.5, 2.0), -3, 3)),
+            (2, drawn((-1.5, 0.5, 2.0), -3, 3)),
+            (-1, drawn((0.5, -1.5, 2.0), 0.2, 3) + (-0.4, -2.5)),
+            (-2, drawn((-1.5, 0.5, 2.0), 0.2, 3) + (-0.4, -2.5)),
+            (0.5, drawn((0.5, 2.0), 0.05, 5))]]
     for form, op, reference, points in ops:
         name = form.format("v")
         try:
-            lines = list(_unary(form, op, Value, reference, points))
+            lines = list(operation_lines(form, op, Value, reference,
+                                         points))
         except NotYet as stop:
             lines = [(False, str(stop))]
         failed = [line for line in lines if not line[0]]
@@ -127,39 +72,50 @@ XOR = [((0.0, 0.0), 0.0), ((0.0, 1.0), 1.0), ((1.0, 0.0), 1.0),
 
 
 def xor_descent(seed, steps=400, lr=2.0):
-    """The XOR exercise's losses, and the update after which all four
-    outputs are first right: a 2-4-1 network, its backward pass written
-    out by hand, drawn from random.Random(seed) neuron by neuron."""
+    """The XOR exercise's run: the loss before each update, the update
+    after which all four outputs are first right, and the four outputs
+    before the last update and after it. A 2-4-1 network, its backward
+    pass written out by hand, drawn from random.Random(seed) neuron by
+    neuron."""
     rng = random.Random(seed)
     hidden = [[rng.uniform(-1, 1), rng.uniform(-1, 1), 0.0] for _ in "abcd"]
     out = [rng.uniform(-1, 1) for _ in "abcd"] + [0.0]
+
+    def run(x1, x2):  # the hidden outputs and the output
+        h = [_sigmoid(w1 * x1 + w2 * x2 + b) for w1, w2, b in hidden]
+        return h, _sigmoid(sum(w * a for w, a in zip(out, h)) + out[4])
+
     losses, solved_at = [], None
     for update in range(steps):
-        grad_h, grad_o = [[0.0] * 3 for _ in "abcd"], [0.0] * 5
-        loss, right = 0.0, True
+        grad_h, grad_o, before = [[0.0] * 3 for _ in "abcd"], [0.0] * 5, []
         for (x1, x2), t in XOR:
-            h = [_sigmoid(w1 * x1 + w2 * x2 + b) for w1, w2, b in hidden]
-            o = _sigmoid(sum(w * a for w, a in zip(out, h)) + out[4])
-            loss, right = loss + (o - t) ** 2, right and (o > 0.5) == (t == 1)
+            h, o = run(x1, x2)
+            before.append(o)
             blame = 2 * (o - t) * o * (1 - o)
             for j, (a, g) in enumerate(zip(h, grad_h)):
                 grad_o[j] += blame * a
                 back = blame * out[j] * a * (1 - a)
                 g[:] = [g[0] + back * x1, g[1] + back * x2, g[2] + back]
             grad_o[4] += blame
-        if right and solved_at is None:
+        if solved_at is None and all((o > 0.5) == (t == 1) for o, (_, t)
+                                     in zip(before, XOR)):
             solved_at = update
-        losses.append(loss)
+        losses.append(_xor_loss(before))
         for ws, gs in zip(hidden + [out], grad_h + [grad_o]):
             ws[:] = [w - lr * g for w, g in zip(ws, gs)]
-    return losses, solved_at
+    return losses, solved_at, before, [run(*x)[1] for x, _ in XOR]
+
+
+def _xor_loss(outputs):
+    return sum((o - t) ** 2 for o, (_, t) in zip(outputs, XOR))
 
 
 @check
 def check_micro_mlp(train_xor, seed=6050):
     """Exercise micro-mlp: train_xor(seed) -> (solved_at, losses, final
     predictions, number of parameters), after 400 updates; weights drawn
-    from random.Random(seed) neuron by neuron, hidden neurons first."""
+    from random.Random(seed) neuron by neuron, hidden neurons first. The
+    reference is the same recipe with its backward pass by hand."""
     result = call(f"train_xor({seed})", train_xor, seed)
     if not (isinstance(result, tuple) and len(result) == 4):
         raise NotYet("train_xor should return (solved_at, losses, final "
@@ -170,8 +126,13 @@ def check_micro_mlp(train_xor, seed=6050):
            " not 4 neurons of 2 inputs and 1 of 4, each with a bias")
     if len(losses) != 400:
         raise NotYet(f"losses has {len(losses)} entries for 400 updates")
-    want, want_solved = xor_descent(seed)
+    want, want_solved, before, after = xor_descent(seed)
     if not close(losses[0], want[0], 1e-9):
+        if all(close(a, b, 1e-6) for a, b in zip(
+                losses, want[1:] + [_xor_loss(after)])):
+            raise NotYet("each loss is the loss after its update: the "
+                         "exercise asks for the loss before it, the first "
+                         "from the weights as drawn")
         for factor, what in ((2, "half"), (4, "the mean")):
             if close(losses[0] * factor, want[0], 1e-9):
                 raise NotYet(f"the first loss, {number(losses[0])}, is "
@@ -186,10 +147,15 @@ def check_micro_mlp(train_xor, seed=6050):
            if off is None else f"update {off} leaves gradient descent (loss "
            f"{number(losses[off])}): are the gradients set to zero before "
            "each backward pass, and every step taken against them?")
-    right = [(p > 0.5) == (t == 1.0) for p, (_, t) in zip(final, XOR)]
-    yield (all(right), "all four outputs end on the right side of 0.5" if
-           all(right) else f"the final outputs {[round(p, 3) for p in final]}"
-           " are not all on the right side of 0.5")
+    final = [given("a final prediction", p) for p in final]
+    ok, last = [[close(p, q, 1e-6) for p, q in zip(final, outputs)] == [
+        True] * 4 for outputs in (after, before)]
+    yield (ok, "the final predictions are the network's outputs after the "
+           "last update" if ok else "the final predictions are the outputs"
+           " before the last update: run the four points forward once more"
+           " after it" if last else "the final predictions "
+           f"{[round(p, 3) for p in final]} are not the network's four "
+           "outputs after the last update")
     yield (solved_at == want_solved, f"solved after {solved_at} updates"
            if solved_at == want_solved else f"solved_at is {solved_at!r}: "
            "count the updates made before all four outputs are right")
@@ -204,7 +170,11 @@ BY_HAND = {"w": -1.5, "x": 0.5, "b": 0.25, "y": 1.0}
 
 @check
 def check_by_hand(dL_dw, dL_db):
-    """Exercise by-hand: the neuron of BY_HAND, L = (a - y)^2 / 2."""
+    """Exercise by-hand: the neuron of BY_HAND, L = (a - y)^2 / 2, graded
+    to three significant digits by one rule: a number is right when,
+    rounded to three significant digits (half away from zero), it is the
+    exact answer rounded so. More digits are judged only through their
+    rounding: for -0.07314, -0.07306 is right and -0.07315 is not."""
     n = BY_HAND
     dw, db = given("dL/dw", dL_dw), given("dL/db", dL_db)
 
@@ -220,40 +190,50 @@ def check_by_hand(dL_dw, dL_db):
         d_z = (a - n["y"]) * (a * (1 - a) if gate else 1.0)
         return d_z * n["x"], d_z
 
+    no_b, minus_b = "is b in z = w x + b?", "is b added in z = w x + b?"
     slips = {  # what a wrong step gives, what to say, whether a slip on
         # the way to both gradients, which the other one, right, rules out
         "b": [(-want_b, "it has the wrong sign", False),
               (grads(1.0, gate=False)[1], "that is the blame at a, "
                "before the sigmoid's gate", True),
-              (grads(0.0, gate=True)[1], "is b in z = w x + b?", True)],
+              (grads(0.0, gate=True)[1], no_b, True),
+              (grads(-1.0, gate=True)[1], minus_b, True)],
         "w": [(-want_w, "it has the wrong sign", False),
               (want_b, "it equals the blame at z; the product w x hands "
                "it on scaled by the other factor", False),
-              (grads(0.0, gate=True)[0], "is b in z = w x + b?", True)]}
+              (grads(0.0, gate=True)[0], no_b, True),
+              (grads(-1.0, gate=True)[0], minus_b, True)]}
     right_b, right_w = (to_digits(x, want) == "right" for x, want in
                         ((db, want_b), (dw, want_w)))
 
     def verdict(name, x, want, other_right, fallback):
         said = to_digits(x, want)
         if said == "right":
-            return True, f"dL/d{name} = {x} is right"
-        if said == "rounding":  # a slip of rounding, whatever else it is
-            hint = ("close, but not to three significant digits: carry "
-                    "more digits at every step")
+            return True, f"dL/d{name} = {x} is {digits_hint(x, said)}"
+        open_ = [(v, h) for v, h, both in slips[name]
+                 if not (both and other_right)]
+        exact = next((h for v, h in open_ if matches(x, v)), None)
+        if said == "fewer":  # the answer to fewer digits, whatever else
+            hint = digits_hint(x, said)
+        elif exact:  # a slip of method, which more digits would not fix
+            hint = exact
+        elif said == "rounding":
+            hint = f"{digits_hint(x, said)}: carry more digits at every step"
         else:
-            hint = next((h for value, h, both in slips[name] if close(
-                x, value, 0.005) and not (both and other_right)), fallback)
+            hint = next((h for v, h in open_ if close(x, v, 0.005)),
+                        fallback)
         return False, f"dL/d{name} = {x} is not right yet" + (
             f": {hint}" if hint else "")
 
     yield verdict("b", db, want_b, right_w, "walk back through the graph "
                   "one node at a time")
-    if right_b and not right_w and close(dw, db * n["x"], 1e-3):
+    if right_b and not right_w and matches(dw, db * n["x"]):
         yield False, (f"dL/dw = {dw} is not right yet: it is your dL/db "
                       "times x, as it should be, but from dL/db rounded: "
                       "carry more digits of dL/db into dL/dw")
-    elif not right_b and not to_digits(dw, want_w) and close(
-            dw, db * n["x"], 0.01):  # wrong only through dL/db
+    elif not right_b and not to_digits(dw, want_w) and abs(
+            dw - db * n["x"]) <= (half_unit(dw) + half_unit(db) * abs(
+                n["x"])) * (1 + 1e-9):  # wrong only through dL/db
         yield False, (f"dL/dw = {dw} is not right yet, but it follows "
                       "from your dL/db as it should: fix dL/db first")
     else:
@@ -263,22 +243,31 @@ def check_by_hand(dL_dw, dL_db):
 @check
 def check_softmax(blame):
     """Exercise softmax: blame(a, y) = dL/dz of the binary cross-entropy
-    L = -y log a - (1 - y) log(1 - a), with a = sigmoid(z)."""
+    L = -y log a - (1 - y) log(1 - a), with a = sigmoid(z), at four
+    chosen a and sixteen drawn ones. A slip is named only when the reply
+    is its formula at every one of them, to a relative 1e-6."""
+    points = drawn((0.99, 0.3, 0.7, 0.05), 0.01, 0.99, n=16)
+    slips = [("that is the half squared error's (a - y) sigma'(z)",
+              lambda a, y: (a - y) * a * (1 - a)),
+             ("that is dL/da: go on through the sigmoid to z",
+              lambda a, y: (a - y) / (a * (1 - a)))]
     for y in (1.0, 0.0):
-        wrong = None
-        for a in (0.99, 0.3, 0.7, 0.05):
+        got, want = [], []
+        for a in points:
             said = f"my_blame({a}, {y:g})"  # as the starter names it
-            got = given(said, call(said, blame, a, y))
-            z = math.log(a / (1 - a))
-            want = central_difference(lambda z, y=y: -y * math.log(
-                _sigmoid(z)) - (1 - y) * math.log(1 - _sigmoid(z)), z)
-            if not close(got, want, 1e-4, 1e-6) and wrong is None:
-                hint = ("that is the half squared error's (a - y) sigma'(z)"
-                        if close(got, (a - y) * a * (1 - a), 1e-4, 1e-6)
-                        else "that is dL/da: go on through the sigmoid to z"
-                        if close(got, (a - y) / (a * (1 - a)), 1e-4) else
-                        "it has the wrong sign" if close(-got, want, 1e-4)
-                        else "the slope of the loss in z differs")
-                wrong = f"at a = {a}, y = {y:g} your blame is {number(got)}: "
-                wrong += hint
-        yield (wrong is None, wrong or f"right for the target y = {y:g}")
+            got.append(given(said, call(said, blame, a, y)))
+            want.append(central_difference(lambda z, y=y: -y * math.log(
+                _sigmoid(z)) - (1 - y) * math.log(1 - _sigmoid(z)),
+                math.log(a / (1 - a))))
+        wrong = [i for i, (g, w) in enumerate(zip(got, want))
+                 if not close(g, w, 1e-4, 1e-6)]
+        if not wrong:
+            yield True, f"right for the target y = {y:g}"
+            continue
+        hint = next((h for h, f in slips if all(close(g, f(a, y), 1e-6, 0)
+                                                for g, a in zip(got, points))),
+                    "it has the wrong sign" if all(close(-g, w, 1e-4, 1e-6)
+                                                   for g, w in zip(got, want))
+                    else "the slope of the loss in z differs")
+        yield False, (f"at a = {points[wrong[0]]}, y = {y:g} your blame is "
+                      f"{number(got[wrong[0]])}: {hint}")

@@ -1,67 +1,137 @@
 """Checks that answer back, for the exercises whose reference is torch:
 torch.autograd, PyTorch's own initialisation rules, float32 arithmetic.
-The Verdict and its helpers are in verdicts.py, which needs no torch."""
+Chapter 1's are here, the later chapters' in checks_deep.py, and all of
+them can be imported from here. The Verdict and its helpers are in
+verdicts.py, which needs no torch."""
 
 import functools
-import math
+import random
 
 import torch
 
+from backprop.checks_deep import (  # noqa: F401 (the chapters import them here)
+    check_checkpoint,
+    check_float32,
+    check_leaky,
+    check_xavier,
+    check_zero_grad,
+)
 from backprop.tasks import example_network, xor_problem
 from backprop.verdicts import NotYet, call, check, close, given, number
 
 # ---- chapter 1 ----------------------------------------------------------
 
 
+def _check_batch(seed=6050):
+    """The batch and parameters of the chapter's check-data cell, drawn as
+    it draws them after torch.manual_seed(6050), in float64: X, y and
+    [W1, b1, W2, b2]. The check's own loss reads these, not the reply."""
+    gen = torch.Generator().manual_seed(seed)
+    X, y = torch.randn(32, 5, generator=gen), torch.randn(32, generator=gen)
+    W1 = torch.randn(8, 5, generator=gen) * 0.3
+    W2 = torch.randn(1, 8, generator=gen) * 0.3
+    return X.double(), y.double(), [t.double() for t in (
+        W1, torch.zeros(8), W2, torch.zeros(1))]
+
+
+def _mse(params, X, y):
+    """The mean squared error of the 5-8-1 sigmoid network over the batch."""
+    W1, b1, W2, b2 = params
+    out = torch.sigmoid(X @ W1.T + b1) @ W2.T + b2
+    return ((out[:, 0] - y) ** 2).mean()
+
+
+def _slopes(got, shown, n):
+    """The reply's slopes as one flat float64 tensor: one tensor, a list
+    of numbers, or one tensor per parameter, all in float64."""
+    parts = list(got) if isinstance(got, (list, tuple)) and any(
+        torch.is_tensor(g) for g in got) else [got]
+    odd = sorted({str(getattr(g, "dtype", "float64")) for g in parts}
+                 - {"torch.float64", "float64"})
+    if odd:
+        raise NotYet(f"{shown} returns {odd[0]} numbers: keep the slopes in"
+                     " float64")
+    try:
+        flat = torch.cat([torch.as_tensor(g, dtype=torch.float64).reshape(-1)
+                          for g in parts])
+    except (TypeError, ValueError, RuntimeError):
+        flat = None
+    if flat is None or len(flat) != n:
+        what = (f"{len(flat)} slopes" if flat is not None else
+                f"a {type(got).__name__} it cannot read")
+        raise NotYet(f"{shown} returns {what}; return one flat tensor of {n}"
+                     " slopes, one for each entry of params64 in order (or "
+                     "one tensor per parameter, shaped like it)")
+    return flat
+
+
 @check
 def check_gradcheck(central_differences, loss, params):
-    """Exercise gradcheck: central_differences(h) -> one flat tensor of
-    (L(theta + h) - L(theta - h)) / 2h, an entry of params at a time.
-    loss(params) -> float; params: the float64 tensors it reads."""
+    """Exercise gradcheck: central_differences(h) -> the slopes
+    (L(theta + h) - L(theta - h)) / 2h, an entry of params at a time, in
+    float64; loss(params) -> float: the mean squared error of the
+    chapter's network on its batch, which the check computes itself."""
+    X, y, chapter = _check_batch()
+    if len(params) != 4 or not all(
+            p.dtype == torch.float64 and p.shape == q.shape and torch.allclose(
+                p, q, rtol=0, atol=1e-12) for p, q in zip(params, chapter)):
+        raise NotYet("params64 should be W1, b1, W2 and b2 of the check's "
+                     "network in float64, as the starter makes them")
     before = [p.clone() for p in params]
     flat = [(p.view(-1), i) for p in params for i in range(p.numel())]
 
-    def shifted(entry, i, by):
+    def shifted(entry, i, by):  # the true loss, one entry nudged
         kept = entry[i].item()
         entry[i] = kept + by
-        value = loss(params)
+        value = _mse(params, X, y).item()
         entry[i] = kept
         return value
 
+    base, theirs = _mse(params, X, y).item(), given(
+        "mse(params64)", call("mse(params64)", loss, params))
+    ok = close(theirs, base, 1e-9)
+    out = (torch.sigmoid(X @ params[0].T + params[1]) @ params[2].T
+           + params[3])
+    yield ok, ("mse(params64) is the mean squared error over the batch" if
+               ok else f"mse(params64) is {number(theirs)}, not the mean "
+               f"squared error over the batch of {len(y)}" + (
+                   ": it sums the squared errors, where the mean divides by"
+                   " n" if close(theirs, len(y) * base, 1e-9) else
+                   ": the outputs, n x 1, minus y, n, broadcast to n x n;"
+                   " take the outputs' column, acts[-1][:, 0]" if close(
+                       theirs, ((out - y) ** 2).mean().item(), 1e-9) else ""))
     slopes = {}
-    for h in (1e-4, 1e-6):
-        got = call(f"central_differences({h:g})", central_differences, h)
-        if "float64" not in str(getattr(got, "dtype", "float64")):
-            raise NotYet(f"central_differences({h:g}) returns {got.dtype} "
-                         "numbers: keep the slopes in float64")
-        slopes[h] = torch.as_tensor(got, dtype=torch.float64).flatten()
+    for h in (1e-2, 1e-4, 1e-6):
+        shown = f"central_differences({h:g})"
+        slopes[h] = _slopes(call(shown, central_differences, h), shown,
+                            len(flat))
         # put back to rounding: += h, then -= h, may move the last bit
         if not all(torch.allclose(p, q, rtol=0, atol=1e-12)
                    for p, q in zip(params, before)):
-            raise NotYet(f"central_differences({h:g}) leaves the parameters"
-                         " changed: put every entry back after you nudge it")
+            raise NotYet(f"{shown} leaves the parameters changed: put every"
+                         " entry back after you nudge it")
     if torch.equal(slopes[1e-4], slopes[1e-6]):
         raise NotYet("central_differences gives the same slopes for h = "
                      "1e-4 and 1e-6, to the last bit; a finite difference "
                      "changes with h: does it use h?")
     for h, got in slopes.items():
-        if len(got) != len(flat):
-            raise NotYet(f"central_differences({h:g}) returns {len(got)} "
-                         f"slopes; the parameters have {len(flat)} entries")
-        base = loss(params)
         want = torch.tensor([(shifted(e, i, h) - shifted(e, i, -h)) / (2 * h)
                              for e, i in flat], dtype=torch.float64)
         one_sided = torch.tensor([(shifted(e, i, h) - base) / h
                                   for e, i in flat], dtype=torch.float64)
+        # the true loss and the reply's may round in another order: a few
+        # of its last bits, over 2h
+        ok = bool(((got - want).abs() <= 1e-8 * want.abs() + 4e-15 * max(
+            1.0, abs(base)) / h).all())
         gap = ((got - want).abs() / want.abs().clamp_min(1e-8)).max().item()
-        ok = gap < 1e-5
         hint = ("; it matches (L(theta + h) - L(theta)) / h, a one-sided "
                 "difference" if torch.allclose(got, one_sided, rtol=1e-6)
                 else "; it is twice the slope: divide by 2h" if
                 torch.allclose(got, 2 * want, rtol=1e-6) else "")
-        yield ok, (f"h = {h:g}: every slope is a central difference" if ok
-                   else f"h = {h:g}: your slopes differ from central "
-                   f"differences by up to {gap:.1e} (relative){hint}")
+        yield ok, (f"h = {h:g}: every slope is a central difference of the "
+                   "mean squared error" if ok else f"h = {h:g}: your slopes"
+                   f" differ from central differences of the mean squared "
+                   f"error by up to {gap:.1e} (relative){hint}")
 
 
 def _autograd_gradients(weights, biases, x, y, scale=1.0):
@@ -84,7 +154,7 @@ def check_bug(fixed_backward, batch=6):
     """Exercise bug: fixed_backward(weights, acts, y, scale=1.0) with the
     signature of buggy_backward, for a batch of 6 examples: on a 3-4-4-1
     network with the default scale, on a 3-5-4-1 network with the mean
-    squared error's, 2/6."""
+    squared error's, 2/6. Any float dtype, compared in float64."""
     gen = torch.Generator().manual_seed(6050)
     for sizes, scale in (([3, 4, 4, 1], 1.0), ([3, 5, 4, 1], 2 / batch)):
         name = "-".join(map(str, sizes))
@@ -127,8 +197,9 @@ def check_bug(fixed_backward, batch=6):
 
 
 def _times(factor, got, want):
-    """Whether each of got, times factor, is its want."""
-    return all(torch.allclose(g * factor, w, atol=1e-6)
+    """Whether each of got, times factor, is its want, in float64."""
+    return all(torch.allclose(torch.as_tensor(g).double() * factor,
+                              w.double(), atol=1e-6)
                for g, w in zip(got, want))
 
 
@@ -141,158 +212,61 @@ def _layers(numbers):
 
 
 @functools.cache
-def _final_loss(lr, d_hidden, steps=2000):
-    """The last loss of full-batch descent on xor_problem, by autograd."""
+def _losses(lr, d_hidden, steps=2001):
+    """The loss before each of `steps` steps of full-batch descent on
+    xor_problem, by autograd: entry 1999 is the last of 2000 steps'."""
     X, y, weights, biases = xor_problem(d_hidden=d_hidden, seed=6050)
     params = [t.clone().requires_grad_() for t in weights + biases]
     W1, W2, b1, b2 = params
+    losses = []
     for _ in range(steps):
         loss = (((torch.sigmoid(X @ W1.T + b1) @ W2.T + b2) - y) ** 2).mean()
         grads = torch.autograd.grad(loss, params)
         with torch.no_grad():
             for param, grad in zip(params, grads):
                 param -= lr * grad
-    return loss.item()  # the loss before the last step, as train() keeps
+        losses.append(loss.item())
+    return tuple(losses)
+
+
+# a learning rate that the exercise does not name, where float32 runs
+# agree to 1e-6 (from 0.3 on, their rounding grows along the run)
+TRAIN_LR = round(random.Random(6050).uniform(0.1, 0.25), 3)
 
 
 @check
 def check_train(final_loss):
     """Exercise train: final_loss(lr, d_hidden=8) -> the loss of the last
-    of 2000 steps of train() on xor_problem(d_hidden, seed=6050)."""
-    for name, lr, d_hidden in [("lr 0.05", 0.05, 8), ("lr 1.0", 1.0, 8),
-                               ("2 hidden units", 0.2, 2)]:
+    of 2000 steps of train() on xor_problem(d_hidden, seed=6050): at the
+    exercise's three settings and at TRAIN_LR, which it does not name."""
+    cases = [("lr 0.05", 0.05, 8), ("lr 1.0", 1.0, 8),
+             ("2 hidden units", 0.2, 2), (f"lr {TRAIN_LR}", TRAIN_LR, 8)]
+    got = []
+    for _, lr, d_hidden in cases + cases[:1]:  # the first one twice
         args = (lr,) if d_hidden == 8 else (lr, d_hidden)  # the default: 8
         shown = f"final_loss({', '.join(map(str, args))})"
-        got = given(shown, call(shown, final_loss, *args))
+        got.append((shown, given(shown, call(shown, final_loss, *args))))
+    (first, once), (_, again) = got[0], got.pop()
+    by_lr = [loss for (_, loss), case in zip(got, cases) if case[2] == 8]
+    for (name, lr, d_hidden), (shown, loss) in zip(cases, got):
+        want = _losses(lr, d_hidden)
         # float32 runs agree to 1e-5; a step more or less moves the loss
         # of lr 0.05 by 7e-4
-        ok = close(got, _final_loss(lr, d_hidden), 1e-4)
-        yield ok, (f"{name}: your final loss {number(got)} agrees with a "
+        ok = close(loss, want[1999], 1e-4)
+        steps = [k + 1 for k, w in enumerate(want) if close(loss, w, 1e-5)]
+        hint = ("does every run start from fresh weights (train() changes "
+                f"them in place)? {first} gave {number(once)}, then "
+                f"{number(again)}" if not close(again, once, 1e-9) else
+                f"it is the loss before step {steps[0]}, not before the "
+                "2000th and last" if len(steps) == 1
+                else "final_loss gives the same loss for every learning "
+                "rate: does it pass lr to train()?" if d_hidden == 8 and all(
+                    close(x, by_lr[0], 1e-9) for x in by_lr) else "it is "
+                "the loss of 8 hidden units: does it pass d_hidden to "
+                "xor_problem()?" if d_hidden != 8 and close(
+                    loss, _losses(lr, 8)[1999], 1e-4) else "")
+        yield ok, (f"{name}: your final loss {number(loss)} agrees with a "
                    "torch.autograd run" if ok else f"{name}: {shown} = "
-                   f"{number(got)} is not the loss before the last of 2000"
+                   f"{number(loss)} is not the loss before the last of 2000"
                    f" steps from xor_problem(d_hidden={d_hidden}, "
-                   "seed=6050): does every run start from fresh weights "
-                   "(train() changes them in place)?")
-
-
-# ---- chapter 2 ----------------------------------------------------------
-
-@check
-def check_checkpoint(kept, best, depth=64, width=64, batch=128):
-    """Exercise checkpoint: kept = {segments: bytes saved for the backward
-    pass}, for 1, 2, 4, ..., 64 segments; best, the segments that keep the
-    least. The reference is counted by hand: s segment inputs and d/s
-    ReLU outputs of batch x width float32 numbers, plus the output."""
-    if not kept:
-        raise NotYet("my_kept is empty: record the bytes for each number of "
-                     "segments")
-    counts = [2**k for k in range(int(math.log2(depth)) + 1)]
-    missing = [s for s in counts if s not in kept]
-    if missing:
-        raise NotYet(f"my_kept has no entry for {missing[0]} segments")
-    wrong = [s for s in counts if kept[s] !=
-             (s + depth // s) * batch * width * 4 + batch * 4]
-    yield (not wrong, "every count of bytes is right" if not wrong else
-           f"{wrong[0]} segment{'s' * (wrong[0] > 1)}: "
-           f"{kept[wrong[0]]:,} bytes is not what "
-           f"the {depth}-layer network keeps for a batch of {batch}")
-    least = min(counts, key=kept.get)
-    ok = given("my_best", best) == least
-    yield ok, (f"my_best = {best}: the fewest bytes in your own table" if ok
-               else f"my_best = {best}: your own table keeps less with "
-               "another number of segments")
-
-
-@check
-def check_zero_grad(train_linear):
-    """Exercise zero-grad: train_linear(zero_grad) -> the losses of a
-    training loop, with or without optimizer.zero_grad()."""
-    with_zero = list(call("train_linear(True)", train_linear, True))
-    without = list(call("train_linear(False)", train_linear, False))
-    if len(with_zero) < 10 or len(with_zero) != len(without):
-        raise NotYet("train_linear should return one loss per step, the "
-                     "same number of steps (10 or more) with and without")
-    rises = [i + 1 for i, (a, b) in enumerate(zip(with_zero, with_zero[1:]))
-             if b > a]
-    yield (not rises, "with zero_grad the loss falls at every step" if not
-           rises else f"with zero_grad the loss rises at step {rises[0] + 1}"
-           ": is the learning rate small enough?")
-    same = with_zero == without
-    yield (not same, "without zero_grad the curve changes" if not same else
-           "the two curves are the same: does train_linear(False) skip "
-           "optimizer.zero_grad()?")
-    ups = sum(b > a for a, b in zip(without, without[1:]))
-    yield (ups > 0, f"without zero_grad the loss rises on {ups} steps" if
-           ups else "without zero_grad the loss never rises: train for more"
-           " steps, and watch what the summed gradients do")
-
-
-# ---- chapter 3 ----------------------------------------------------------
-
-@check
-def check_float32(g_needed, w=0.2, lr=0.1):
-    """Exercise float32: the |g| above which one step w - lr g, in
-    float32, stores a different number than w."""
-    g = given("my_g", g_needed)
-    w32 = torch.tensor(w)  # float32
-
-    def moves(g):
-        return bool((w32 - lr * torch.tensor(g)) != w32)
-
-    above, below = moves(1.02 * g), moves(0.98 * g)
-    yield (above, "a |g| a little above yours moves the stored weight" if
-           above else f"|g| = {number(1.02 * g)}, above yours, still "
-           f"leaves the stored weight at {w}: the threshold is higher")
-    yield (not below, "a |g| a little below yours leaves it" if not below
-           else f"|g| = {number(0.98 * g)}, below yours, already moves "
-           "it: the step is rounded to the nearest float32 number")
-
-
-@check
-def check_leaky(fraction, var_w, n_in=256):
-    """Exercise leaky: fraction(alpha) = E[f(z')^2] / Var(z') for a
-    symmetric z', and var_w(alpha, n_in), the Var(w) that keeps the
-    signal's size; against a numerical integral and PyTorch's gain."""
-    z = torch.linspace(-12, 12, 240001, dtype=torch.float64)
-    density = torch.exp(-z**2 / 2) / math.sqrt(2 * math.pi)
-    for name, f in [("fraction", fraction), ("var_w", var_w)]:
-        wrong = None
-        for alpha in (0.2, 0.0, 1.0, 0.5):
-            if name == "fraction":
-                shown, args = f"my_fraction({alpha})", (alpha,)
-                squared = torch.where(z > 0, z, alpha * z) ** 2
-                want = torch.trapezoid(squared * density, z).item()
-            else:
-                shown, args = f"my_var_w({alpha}, {n_in})", (alpha, n_in)
-                gain = torch.nn.init.calculate_gain("leaky_relu", alpha)
-                want = gain**2 / n_in
-            got = given(shown, call(shown, f, *args))
-            if not close(got, want, 1e-4) and wrong is None:
-                wrong = f"{shown} is {number(got)}: " + (
-                    "not the share of f(z')^2 in a standard normal z'"
-                    if name == "fraction" else "not what PyTorch's "
-                    "leaky_relu gain keeps steady")
-        yield (wrong is None, wrong or f"{name} is right for alpha = 0, "
-               "0.2, 0.5 and 1")
-
-
-@check
-def check_xavier(xavier_std, he_std, needed_std, n=64):
-    """Exercise xavier: for 64-wide square layers, the standard deviation
-    of Xavier's and of He's rule, and the least one that @eq-backward
-    asks for with the sigmoid's largest gate, 1/4."""
-    # xavier_normal_ and kaiming_normal_'s stds, as PyTorch documents
-    wants = [("Xavier's std", xavier_std, (2 / (n + n)) ** 0.5),
-             ("He's std", he_std,
-              torch.nn.init.calculate_gain("relu") / n**0.5),
-             ("the std the gate asks for", needed_std,
-              (1 / (n * 0.25**2)) ** 0.5)]
-    for name, answer, want in wants:
-        got = given(name, answer)
-        ok = close(got, want, 0.003)  # 0.125, 0.177, 0.5: off 0.13% at most
-        yield ok, (f"{name} is right" if ok else f"{name}, {got}, is a "
-                   "variance: the question asks for a standard deviation"
-                   if close(got, want**2, 0.01) else f"{name}, {got}, is "
-                   "close, but not to three significant digits" if close(
-                       got, want, 0.02) else f"{name}, {got}, is not right "
-                   "yet")
+                   "seed=6050)" + (f": {hint}" if hint else ""))

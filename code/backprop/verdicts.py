@@ -1,12 +1,16 @@
-"""The verdicts of the exercises' checks (checks.py, checks_torch.py):
-one message for a student working alone, which says what is right
-already and what is not yet, without the solution. A check is a
-generator of (passed, sentence) lines, made into a function that returns
-a Verdict by @check. Pure Python, so that it also runs in the page.
+"""The verdicts of the exercises' checks (checks.py, checks_torch.py,
+checks_deep.py): one message for a student working alone, which says
+what is right already and what is not yet, without the solution. A
+check is a generator of (passed, sentence) lines, made into a function
+that returns a Verdict by @check. Here too: the one rule of significant
+digits that the number checks grade by (to_digits), and the lines that
+check one new operation on chapter 2's Values. Pure Python, so that it
+also runs in the page.
 """
 
 import functools
 import math
+import random
 import traceback
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -124,30 +128,153 @@ def number(x):
     return f"{x:.6g}"
 
 
+def _written(x):
+    """x as written, its repr, as a Decimal: -0.0731, not the binary
+    float's exact value."""
+    return Decimal(repr(float(x)))
+
+
+def significant(x):
+    """The significant digits of x as written: 3 for -0.0731 and 7.45e-08,
+    1 for 0.5 and 100.0."""
+    return len(_written(x).normalize().as_tuple().digits)
+
+
 def _rounded(x, digits):
-    """x as written (its repr) to `digits` significant digits, half away
-    from zero, as a Decimal; again if that carried: 0.09996 is 0.100."""
-    d = Decimal(repr(x))
+    """x as written to `digits` significant digits, half away from zero,
+    as a Decimal; again if that carried: 0.09996 is 0.100."""
+    d = _written(x)
     for _ in range(2):
         d = d.quantize(Decimal(1).scaleb(d.adjusted() - digits + 1),
                        ROUND_HALF_UP)
     return d
 
 
-def to_digits(x, want, digits=3):
-    """'right', 'rounding' or None: how x, as written, stands to want,
-    the exact answer, at `digits` significant digits. Right: x rounds to
-    want's correctly rounded answer, or gives more digits, all right.
-    Rounding: x is off that answer by three units of its last digit at
-    most, either way, or is want to fewer digits."""
+def rounds_to(x, digits=3):
+    """x rounded to `digits` significant digits, half away from zero, and
+    written with all of them: -0.0730."""
+    return f"{float(_rounded(x, digits)):#.{digits}g}"
+
+
+def _rounding(x):
+    """' (it rounds to -0.0732)', for x of more than three digits."""
+    return f" (it rounds to {rounds_to(x)})" if significant(x) > 3 else ""
+
+
+def digits_hint(x, said):
+    """What to say to x, as to_digits (three digits) finds it."""
+    if said == "right":
+        return "right to three significant digits" + _rounding(x)
+    return "close, but not to three significant digits" + (
+        f": {x} is right to {('one', 'two')[significant(x) - 1]}, and "
+        f"{x:#.3g} would not be" if said == "fewer" else _rounding(x))
+
+
+def matches(x, value):
+    """Whether value, rounded to as many significant digits as x is
+    written with, is x: -0.148 matches -0.14799, -0.1480 does not."""
+    return (math.isfinite(value) and value != 0
+            and _rounded(value, significant(x)) == _written(x))
+
+
+def half_unit(x):
+    """Half a unit of the last digit x is written with: 5e-05 for -0.0731."""
+    return 0.5 * 10.0 ** _written(x).normalize().as_tuple().exponent
+
+
+def to_digits(x, want, digits=3, units=3):
+    """How x, as written, stands to want, the exact answer, at `digits`
+    significant digits. The one rule: x is right when x rounded to
+    `digits` significant digits (half away from zero) is want rounded
+    so; more digits are judged only through their rounding, so -0.07306
+    is right for -0.07314 and -0.07315 (-0.0732) is not. 'fewer': x is
+    want to fewer digits. 'rounding': x rounded is off want rounded by
+    `units` units of the last digit at most, either way. Else None."""
     if not close(x, want, 0.5):
         return None
     answer, mine = _rounded(want, digits), _rounded(x, digits)
-    written = Decimal(repr(x))
-    if mine == answer or (len(written.as_tuple().digits) > digits and abs(
-            written - Decimal(repr(want))) * 2 <= Decimal(1).scaleb(
-            written.as_tuple().exponent)):
+    if mine == answer:
         return "right"
+    k = significant(x)
+    if k < digits and _written(x) == _rounded(want, k):
+        return "fewer"
     unit = Decimal(1).scaleb(answer.adjusted() - digits + 1)
-    fewer = any(x == float(f"{want:.{k}g}") for k in range(1, digits))
-    return "rounding" if fewer or abs(mine - answer) <= 3 * unit else None
+    return "rounding" if abs(mine - answer) <= units * unit else None
+
+
+def drawn(fixed, low, high, n=9, seed=6050):
+    """The points fixed, then n more drawn from U(low, high) by a seeded
+    generator, to three decimals: a reply right at the fixed ones only
+    is wrong at the drawn ones."""
+    rng = random.Random(seed)
+    return tuple(fixed) + tuple(round(rng.uniform(low, high), 3)
+                                for _ in range(n))
+
+
+# ---- one new operation on chapter 2's Values -------------------------------
+
+def operation_lines(form, op, Value, reference, points):
+    """(passed, sentence) lines for one new operation on Values: its
+    value, its gradient with an upstream gradient of 2, and whether two
+    uses of it add up. form: how it is called, "power({}, 3");
+    reference: the same function on floats."""
+    outs = []
+    for x in points:
+        out = call(form.format(f"Value({x})"), op, Value(x))
+        if not isinstance(out, Value):
+            raise NotYet(f"{form.format(f'Value({x})')} returns a "
+                         f"{type(out).__name__}, not a Value")
+        outs.append(out)
+    name = form.format("v")
+    at = f"{len(points)} points from {min(points)} to {max(points)}"
+    wrong = [(x, o.data) for x, o in zip(points, outs)
+             if not close(o.data, reference(x))]
+    yield (not wrong, f"{name} has the right value at {at}" if not
+           wrong else f"{form.format(f'Value({wrong[0][0]})')}.data is "
+           f"{number(wrong[0][1])}; it should be "
+           f"{number(reference(wrong[0][0]))}")
+    problems = []
+    for x in points:
+        v, once = Value(x), Value(x)
+        attempt(f"backward() through {name}", (op(v) * 2.0).backward)
+        attempt(f"backward() through {name}", op(once).backward)
+        got, want = v.grad / 2, central_difference(reference, x)
+        if not close(got, want, 1e-5, 1e-7):
+            hint = (" (v.grad stays 0: does the new Value list v among its"
+                    " parents, and set its push_grad?)" if got == 0 else
+                    " (the same as with an upstream gradient of 1: does "
+                    "push_grad multiply by out.grad?)" if close(
+                        v.grad, once.grad, 1e-9) else "")
+            problems.append(f"with an upstream gradient of 2, v.grad at v = "
+                            f"{x} should be {number(2 * want)} (twice the "
+                            f"slope of {name}, by finite differences); "
+                            f"your engine gives {number(v.grad)}{hint}")
+    yield (not problems, problems[0] if problems else
+           f"the gradient of {name} matches finite differences, "
+           "with an upstream gradient of 2")
+    # through a chain: backward() must reach the Values before v
+    w, b, chain = Value(points[0] / 4), Value(points[0] / 2), form.format(
+        "w * 2 + b")
+    attempt(f"backward() through {chain}", lambda: op(w * 2.0 + b).backward())
+    slope = central_difference(reference, points[0])
+    chained = close(w.grad, 2 * slope, 1e-5, 1e-7) and close(b.grad, slope,
+                                                             1e-5, 1e-7)
+    yield (chained, f"through {chain}, w.grad and b.grad match finite "
+           "differences" if chained else f"{chain} at w = {w.data}, b = "
+           f"{b.data}: w.grad is {number(w.grad)}, not {number(2 * slope)} "
+           "(twice the slope, by finite differences)" + (
+               "; backward() reaches w only through the new Value's "
+               "parents: does it list v among them?" if w.grad == 0 else ""))
+    once, twice = Value(points[0]), Value(points[0])
+    attempt(f"backward() through {name}", op(once).backward)
+    attempt(f"backward() through {name} + {name}",
+            (op(twice) + op(twice)).backward)
+    if once.grad == 0:  # 2 x 0 = 0 would pass, and prove nothing
+        yield (False, f"whether {name} + {name} adds both gradients into "
+               "v.grad shows once v.grad is no longer 0")
+        return
+    adds = close(twice.grad, 2 * once.grad, 1e-9, 1e-12)
+    yield (adds, f"{name} + {name} adds both gradients into v.grad" if adds
+           else f"{name} + {name} at v = {points[0]}: v.grad is "
+           f"{number(twice.grad)}, not twice {number(once.grad)}: does "
+           "push_grad add to v.grad (+=), rather than set it?")
