@@ -1167,3 +1167,14 @@ def test_checkpoint_reads_keys_written_as_strings():
         assert str(checks_torch.check_checkpoint({
             s: k for s, k in kept.items() if s != gone}, 8)) == (
             f"not yet: my_kept has no entry for {said}")
+
+
+def test_a_decimal_comma_is_told_to_be_a_point():
+    # -0,146 in Python is the tuple (0, 146); "-0,146" a string
+    from backprop import verdicts
+
+    for typed in [(0, 146), "-0,146"]:
+        with pytest.raises(verdicts.NotYet, match="a comma separates "
+                                                  "values; write a decimal"):
+            verdicts.given("dL/db", typed)
+    assert verdicts.given("dL/db", "−0.146") == -0.146

@@ -98,6 +98,9 @@ def given(what, value):
         raise NotYet(f"{what} is None: put your number in its place")
     if isinstance(value, bool):
         raise NotYet(f"{what} is {value}, not a number")
+    if isinstance(value, tuple) or (isinstance(value, str) and "," in value):
+        raise NotYet(f"{what} is {value!r}: in Python a comma separates "
+                     "values; write a decimal point, as in 0.25")
     if isinstance(value, str):  # the minus sign the book prints, too
         value = value.replace("\u2212", "-")
     try:
