@@ -1178,3 +1178,32 @@ def test_a_decimal_comma_is_told_to_be_a_point():
                                                   "values; write a decimal"):
             verdicts.given("dL/db", typed)
     assert verdicts.given("dL/db", "−0.146") == -0.146
+
+
+def test_an_engine_broken_by_an_edit_is_named_before_the_answer():
+    # the trial's slip: __add__ that lists only self as its parent
+    class Cut(Value):
+        def __add__(self, other):
+            other = other if isinstance(other, Value) else Cut(other)
+            out = Cut(self.data + other.data, (self,))
+
+            def push_grad():
+                self.grad += out.grad
+            out.push_grad = push_grad
+            return out
+
+    def tanh(v):
+        t = math.tanh(v.data)
+        out = type(v)(t, (v,))
+
+        def push_grad():
+            v.grad += (1 - t * t) * out.grad
+        out.push_grad = push_grad
+        return out
+
+    verdict = str(checks.check_tanh(tanh, Cut))
+    assert "the engine's own + and * give" in verdict
+    assert "+=" not in verdict  # the student's tanh is not blamed
+    assert str(checks.check_tanh(tanh, Value)).startswith("right")
+    assert "the engine's own" in str(checks.check_value_ops(
+        math.exp, math.log, pow, Cut))

@@ -33,10 +33,23 @@ def _sigmoid(z):
 
 # ---- chapter 2: the engine --------------------------------------------------
 
+def _engine_sound(Value):
+    """The chapter's own engine, before the student's operations: a rule
+    of it broken by an edit would otherwise be blamed on their code."""
+    a, b = Value(2.0), Value(3.0)
+    (a + a * b).backward()  # by hand: d/da = 1 + b = 4, d/db = a = 2
+    if (a.grad, b.grad) != (4.0, 2.0):
+        raise NotYet(f"the engine's own + and * give a + a * b at (2, 3) "
+                     f"the gradients ({a.grad}, {b.grad}), not (4, 2): run "
+                     "the engine's cell as the book has it (on the page, "
+                     "Reset it), then this check")
+
+
 @check
 def check_tanh(tanh, Value):
     """Exercise tanh: tanh(v) on Values, with its own push_grad, at three
     points and nine drawn from [-3, 3]."""
+    _engine_sound(Value)
     yield from operation_lines("tanh({})", tanh, Value, math.tanh,
                                drawn((0.5, -1.3, 2.0), -3, 3))
 
@@ -46,6 +59,7 @@ def check_value_ops(exp, log, power, Value):
     """Exercise value-ops: exp(v), log(v) and power(v, k) on Values, at
     chosen points and drawn ones: powers odd, even (at v < 0 too),
     negative and fractional."""
+    _engine_sound(Value)
     ops = [("exp({})", exp, math.exp, drawn((0.5, -1.0, 2.0), -3, 3)),
            ("log({})", log, math.log, drawn((0.5, 1.3, 4.0), 0.05, 5))] + [
         (f"power({{}}, {k})", lambda v, k=k: power(v, k),
