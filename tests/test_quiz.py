@@ -382,7 +382,8 @@ def test_widget_answers_right_and_wrong(quiz_page):
         assert rules.nth(0).inner_text() == (
             f"{quiz.RULE} One unit off in the last digit is close, but in a "
             "count it is wrong. Only a wrong number counts as a try, not a "
-            "close one or one with too few digits; after 2 wrong tries, the "
+            "close one or one with too few digits that agree with the "
+            "answer as far as they go; after 2 wrong tries, the "
             "hint appears, and the answer can be shown.")
         assert rules.nth(0).is_visible()
         # a count, whose unit the reader may type, and which is exact

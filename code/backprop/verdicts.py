@@ -175,8 +175,9 @@ def digits_hint(x, said):
 
 def matches(x, value):
     """Whether value, rounded to as many significant digits as x is
-    written with, is x: -0.148 matches -0.14799, -0.1480 does not."""
-    return (math.isfinite(value) and value != 0
+    written with, is x: -0.148 matches -0.14799, -0.1480 does not. One
+    digit names no slip: -0.1 would match almost anything."""
+    return (math.isfinite(value) and value != 0 and significant(x) >= 2
             and _rounded(value, significant(x)) == _written(x))
 
 

@@ -337,7 +337,8 @@ test("the page's sentence on grading says what the widget does", () => {
   const said = grading();
   assert.equal(said, "One unit off in the last digit is close, but in a "
     + "count it is wrong. Only a wrong number counts as a try, not a close "
-    + "one or one with too few digits; after 2 wrong tries, the hint "
+    + "one or one with too few digits that agree with the answer as far "
+    + "as they go; after 2 wrong tries, the hint "
     + "appears, and the answer can be shown.");
   assert.ok(said.includes(`after ${TRIES} wrong tries`)); // from TRIES
   // the course edition shows no answer, and does not offer one
