@@ -11,6 +11,7 @@ import re
 import numpy as np
 import pytest
 import sources as qmd
+from xor_reference import xor_descent
 
 from backprop.prose import count, fixed
 
@@ -497,31 +498,8 @@ def test_xor_exercise_is_reproducible_from_its_prompt(run_chapter):
     # the prompt's recipe, rebuilt with torch.autograd: weights drawn
     # from random.Random(6050) neuron by neuron, biases 0, summed squared
     # error, full-batch steps with learning rate 2.0
-    import random
-
-    import torch
-
     run = run_chapter("autograd")
-    rng = random.Random(6050)
-    draws = torch.tensor([rng.uniform(-1, 1) for _ in range(12)],
-                         dtype=torch.float64)
-    W1 = draws[:8].view(4, 2).clone().requires_grad_()
-    W2 = draws[8:].view(1, 4).clone().requires_grad_()
-    b1 = torch.zeros(4, dtype=torch.float64, requires_grad=True)
-    b2 = torch.zeros(1, dtype=torch.float64, requires_grad=True)
-    X = torch.tensor([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=torch.float64)
-    T = torch.tensor([0, 1, 1, 0], dtype=torch.float64)
-    solved, losses = None, []
-    for updates in range(400):
-        out = torch.sigmoid(torch.sigmoid(X @ W1.T + b1) @ W2.T + b2)[:, 0]
-        if solved is None and torch.equal(out > 0.5, T > 0.5):
-            solved = updates
-        loss = ((out - T) ** 2).sum()
-        grads = torch.autograd.grad(loss, [W1, b1, W2, b2])
-        with torch.no_grad():
-            for param, grad in zip([W1, b1, W2, b2], grads):
-                param -= 2.0 * grad
-        losses.append(loss.item())
+    losses, solved, _, _ = xor_descent(6050)
     assert run.value("solved_at") == solved
     assert run.value("xor_losses") == pytest.approx(losses, rel=1e-9)
     counts = run.value("list(other_seeds.values())")

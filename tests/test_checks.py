@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from mutants.solutions import program
 from sources import book_numbers, read_qmd
 from test_print import with_filter
+from xor_reference import xor_descent
 
 from backprop import checks, checks_torch, verdicts
 from backprop.blame import backward, forward
@@ -921,33 +922,11 @@ def test_the_xor_reference_is_the_recipe_by_autograd():
     # the prompt's recipe with torch.autograd, as test_chapters does it:
     # the check's hand-written run gives the same losses and the same
     # outputs before and after the last update
-    import random
-    rng = random.Random(6050)
-    draws = torch.tensor([rng.uniform(-1, 1) for _ in range(12)],
-                         dtype=torch.float64)
-    W1 = draws[:8].view(4, 2).clone().requires_grad_()
-    W2 = draws[8:].view(1, 4).clone().requires_grad_()
-    b1 = torch.zeros(4, dtype=torch.float64, requires_grad=True)
-    b2 = torch.zeros(1, dtype=torch.float64, requires_grad=True)
-    X = torch.tensor([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=torch.float64)
-    T = torch.tensor([0, 1, 1, 0], dtype=torch.float64)
-
-    def outputs():
-        return torch.sigmoid(torch.sigmoid(X @ W1.T + b1) @ W2.T + b2)[:, 0]
-
-    losses = []
-    for _ in range(400):
-        out = outputs()
-        loss = ((out - T) ** 2).sum()
-        grads = torch.autograd.grad(loss, [W1, b1, W2, b2])
-        with torch.no_grad():
-            for param, grad in zip([W1, b1, W2, b2], grads):
-                param -= 2.0 * grad
-        losses.append(loss.item())
+    losses, _, out_before, out_after = xor_descent(6050)
     want, _, before, after = checks.xor_descent(6050)
     assert want == pytest.approx(losses, rel=1e-9)
-    assert before == pytest.approx(out.tolist(), rel=1e-9)
-    assert after == pytest.approx(outputs().tolist(), rel=1e-9)
+    assert before == pytest.approx(out_before, rel=1e-9)
+    assert after == pytest.approx(out_after, rel=1e-9)
 
 
 def test_by_hand_names_a_slip_that_more_digits_would_not_fix():
