@@ -15,6 +15,7 @@ A survivor that is not a bug is in equivalent.txt, with the reason.
 """
 
 import ast
+import importlib
 import shutil
 import subprocess
 import symtable
@@ -27,7 +28,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 from sources import read_qmd  # noqa: E402
 
-from backprop import checks  # noqa: E402
 from booktools import ROOT  # noqa: E402
 
 # an exercise whose fix is code the chapter showed earlier: the fixed
@@ -108,7 +108,9 @@ def program(chapter, exercise, call):
                        needed(parts, binds)[1]))
     prelude, _ = needed([b for b, c in zip(before, cells) if c not in mine],
                         wanted - {check})
-    module = "checks" if hasattr(checks, check) else "checks_torch"
+    module = next(name for name in ("checks", "checks_torch", "checks_deep")
+                  if hasattr(importlib.import_module(f"backprop.{name}"),
+                             check))
     return "\n\n".join(prelude), (
         f"from backprop.{module} import {check}\n\n\ndef solved():\n"
         + textwrap.indent("\n".join(body + [f"return {call}"]), "    "))
