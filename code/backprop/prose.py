@@ -58,17 +58,13 @@ def count(n):
 class Sci(Prose):
     """Scientific notation: Unicode as text, maths as Markdown."""
 
+    def __new__(cls, text, tex=None):
+        made = super().__new__(cls, text)
+        made.markdown = f"${tex}$" if tex else str(text)  # for tables too
+        return made
+
     def _repr_markdown_(self):
-        if "×" not in self:
-            return str(self)
-        mantissa, power = self.replace("−", "-").split(" × 10")
-        exponent = power.translate(_PLAIN)
-        return f"${mantissa} \\times 10^{{{exponent}}}$"
-
-    markdown = property(_repr_markdown_)  # for a table built as text
-
-
-_PLAIN = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+        return self.markdown
 
 
 def sci(x, digits=2):
@@ -82,5 +78,6 @@ def sci(x, digits=2):
     if round(abs(mantissa), digits) >= 10:  # 9.999 rounds up to 10.00
         mantissa, exponent = mantissa / 10, exponent + 1
     power = str(exponent).translate(_SUPERSCRIPT)
-    sign = "−" if mantissa < 0 else ""
-    return Sci(f"{sign}{abs(mantissa):.{digits}f} × 10{power}")
+    sign, shown = "−" if mantissa < 0 else "", f"{abs(mantissa):.{digits}f}"
+    return Sci(f"{sign}{shown} × 10{power}",
+               f"{sign and '-'}{shown} \\times 10^{{{exponent}}}")
