@@ -416,8 +416,10 @@ def test_measurements_that_do_not_add_up():
     assert str(same).splitlines()[2:4] == [  # no zero_grad call to skip
         "  ✗ the two curves are the same: does train_linear(False) skip "
         "optimizer.zero_grad()?",
-        "  ✗ without zero_grad the loss never rises: train for more steps, "
-        "and watch what the summed gradients do"]
+        "  ✗ train_linear(True) calls neither optimizer.zero_grad() nor "
+        "model.zero_grad(): the exercise asks for optimizer.zero_grad(), so "
+        "that the check can skip it and compare train_linear(False) with "
+        "summed gradients"]
 
 
 finite = st.floats(-100, 100, allow_nan=False)
@@ -1189,7 +1191,9 @@ def test_an_engine_broken_by_an_edit_is_named_before_the_answer():
 
 
 def test_second_attack_verdicts():
-    # a loop that zeroes by hand is right: the check has no call to skip
+    # a loop that zeroes by hand is told to call zero_grad(), as the
+    # exercise asks: with no call to skip, a False branch that zeroes by
+    # hand too would pass unseen
     def train_linear(zero_grad, steps=60, lr=0.05, seed=6050):
         torch.manual_seed(seed)
         X = torch.randn(100, 3)
@@ -1208,7 +1212,12 @@ def test_second_attack_verdicts():
             losses.append(loss.item())
         return losses
 
-    assert checks_torch.check_zero_grad(train_linear).ok
+    said = str(checks_torch.check_zero_grad(train_linear))
+    assert "the exercise asks for optimizer.zero_grad()" in said
+    # one digit is no slip and no "follows from dL/db" (-0.1 x 0.5 = -0.05)
+    assert "follows from" not in str(checks.check_by_hand(-0.1, -0.1))
+    # two digits, -0.14, is no "minus b" slip (that is -0.1437) by name
+    assert "is b added" not in str(checks.check_by_hand(-0.07, -0.14))
     # one digit names no slip: -0.1 is not "the blame at z" (-0.146)
     verdict = str(checks.check_by_hand(-0.1, -0.146))
     assert "blame at z" not in verdict

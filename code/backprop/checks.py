@@ -23,6 +23,7 @@ from backprop.verdicts import (
     matches,
     number,
     operation_lines,
+    significant,
     to_digits,
 )
 
@@ -230,7 +231,7 @@ def check_by_hand(dL_dw, dL_db):
             return True, f"dL/d{name} = {x} is {digits_hint(x, said)}"
         open_ = [(v, h) for v, h, both in slips[name]
                  if not (both and other_right)]
-        exact = next((h for v, h in open_ if matches(x, v)), None)
+        exact = next((h for v, h in open_ if matches(x, v, 3)), None)
         if said == "fewer":  # the answer to fewer digits, whatever else
             hint = digits_hint(x, said)
         elif exact:  # a slip of method, which more digits would not fix
@@ -249,7 +250,8 @@ def check_by_hand(dL_dw, dL_db):
         yield False, (f"dL/dw = {dw} is not right yet: it is your dL/db "
                       "times x, as it should be, but from dL/db rounded: "
                       "carry more digits of dL/db into dL/dw")
-    elif not right_b and not to_digits(dw, want_w) and abs(
+    elif not right_b and not to_digits(dw, want_w) and significant(
+            dw) >= 2 and abs(
             dw - db * n["x"]) <= (half_unit(dw) + half_unit(db) * abs(
                 n["x"])) * (1 + 1e-9):  # wrong only through dL/db
         yield False, (f"dL/dw = {dw} is not right yet, but it follows "

@@ -127,14 +127,19 @@ def check_zero_grad(train_linear):
     summed, calls = _accumulating(train_linear)
     off = next((i for i, (a, b) in enumerate(zip(without, summed))
                 if not _same(a, b)), None)
-    if calls:  # a loop that zeroes by hand (p.grad = None) has none to skip
-        yield (off is None, "without zero_grad the curve is the one that "
-               "summed gradients give: train_linear(True) with its "
-               "zero_grad() calls skipped" if off is None else
-               f"without zero_grad the loss at step {off + 1} is "
-               f"{number(without[off])}, but train_linear(True) with its "
-               f"zero_grad() calls skipped gives {number(summed[off])}: "
-               "does train_linear(False) change more than that call?")
+    # the exercise asks for optimizer.zero_grad(): a loop that zeroes by
+    # hand leaves the check nothing to skip, and no accumulation to compare
+    yield (calls > 0 and off is None, "train_linear(True) calls neither "
+           "optimizer.zero_grad() nor model.zero_grad(): the exercise asks "
+           "for optimizer.zero_grad(), so that the check can skip it and "
+           "compare train_linear(False) with summed gradients" if not calls
+           else "without zero_grad the curve is the one that summed "
+           "gradients give: train_linear(True) with its zero_grad() calls "
+           "skipped" if off is None else f"without zero_grad the loss at "
+           f"step {off + 1} is {number(without[off])}, but train_linear("
+           f"True) with its zero_grad() calls skipped gives "
+           f"{number(summed[off])}: does train_linear(False) change more "
+           "than that call?")
     ups = sum(b > a for a, b in zip(without, without[1:]))
     yield (ups > 0, f"without zero_grad the loss rises on {ups} steps" if
            ups else "without zero_grad the loss never rises: train for more"

@@ -173,11 +173,12 @@ def digits_hint(x, said):
         f"{x:#.3g} would not be" if said == "fewer" else _rounding(x))
 
 
-def matches(x, value):
+def matches(x, value, fewest=2):
     """Whether value, rounded to as many significant digits as x is
-    written with, is x: -0.148 matches -0.14799, -0.1480 does not. One
-    digit names no slip: -0.1 would match almost anything."""
-    return (math.isfinite(value) and value != 0 and significant(x) >= 2
+    written with, is x: -0.148 matches -0.14799, -0.1480 does not. Fewer
+    than `fewest` digits name no slip: -0.1 would match almost anything."""
+    return (math.isfinite(value) and value != 0
+            and significant(x) >= fewest
             and _rounded(value, significant(x)) == _written(x))
 
 
