@@ -108,6 +108,102 @@ def test_local_rules_and_routes_as_derived_by_hand(run_chapter):
     assert run.value("u_t.grad.item()") == pytest.approx(9 * 0.5**2)
 
 
+# ---- the pencil network and its exercise -----------------------------------
+
+def pencil_by_autograd(W, b, x, y):
+    """Every value and gradient of a 2-2-1 network (sigmoid hidden layer,
+    identity output, half squared error), by torch.autograd in float64;
+    W and b as the chapter holds them, by layer."""
+    as64 = {"dtype": torch.float64}
+    W1, b1, W2, b2 = (torch.tensor(p[layer], **as64, requires_grad=True)
+                      for layer in ("1", "2") for p in (W, b))
+    z1 = W1 @ torch.tensor(x, **as64) + b1
+    z1.retain_grad()
+    a1 = torch.sigmoid(z1)
+    z2 = W2 @ a1 + b2
+    z2.retain_grad()
+    (0.5 * (z2 - torch.tensor(y, **as64)).pow(2).sum()).backward()
+    return {"z1": z1.tolist(), "a1": a1.tolist(), "a2": z2.tolist(),
+            "d2": z2.grad.tolist(), "d1": z1.grad.tolist(),
+            "dW2": W2.grad.tolist(), "dW1": W1.grad.tolist(),
+            "db2": b2.grad.tolist(), "db1": b1.grad.tolist()}
+
+
+def test_pencil_network_is_autograds(run_chapter, render_log):
+    run = run_chapter("backprop")
+    ref = pencil_by_autograd(*(run.value(k) for k in ("W", "b", "x",
+                                                       "target")))
+    for name, want in ref.items():
+        np.testing.assert_allclose(run.value(name), want, rtol=1e-12,
+                                   err_msg=name)
+    assert run.value("pencil_gap") < 1e-15
+    # the table on the page shows every gradient, to four decimals
+    from built import BOOK
+
+    page = (BOOK / "chapters" / "backprop.html").read_text(encoding="utf-8")
+    table = page[page.index('id="tbl-pencil"'):]
+    table = table[:table.index("</table>")]
+    for v in [*ref["d1"], *ref["dW1"][0], *ref["dW1"][1], *ref["dW2"][0]]:
+        assert fixed(v, 4) in table, v
+
+
+def _p(v, digits):
+    """v as the prose prints it, to a number of decimals."""
+    return float(f"{v:.{digits}f}")
+
+
+def test_pencil_products_add_up_as_printed(run_chapter):
+    """Each value of the table and of the section's prose, recomputed
+    from the figures printed before it (four decimals), prints alike."""
+    run = run_chapter("backprop")
+    W, x, y = (run.value(k) for k in ("W", "x", "target"))
+    v = {k: run.value(k) for k in ("a1", "a2", "pencil_loss", "d2", "back",
+                                   "gate",
+                                   "d1", "dW2", "dW1")}
+    P = lambda t: _p(t, 4)  # noqa: E731
+    a1 = [P(a) for a in v["a1"]]
+    assert P(sum(w * a for w, a in zip(W["2"][0], a1)) + run.value(
+        "b[2][0]")) == P(v["a2"][0])
+    assert P(P(v["a2"][0]) - y[0]) == P(v["d2"][0])
+    assert P(0.5 * P(v["d2"][0]) ** 2) == P(v["pencil_loss"])
+    for j in range(2):
+        assert P(W["2"][0][j] * P(v["d2"][0])) == P(v["back"][j])
+        assert P(a1[j] * (1 - a1[j])) == P(v["gate"][j])
+        assert P(P(v["back"][j]) * P(v["gate"][j])) == P(v["d1"][j])
+        assert P(P(v["d2"][0]) * a1[j]) == P(v["dW2"][0][j])
+        for k in range(2):
+            assert P(P(v["d1"][k]) * x[j]) == P(v["dW1"][k][j])
+
+
+def test_network_solution_adds_up_as_printed(run_chapter):
+    """The worked solution's figures: activations and gates to six
+    decimals, the rest to five; each product of printed figures prints
+    as the figure after it."""
+    run = run_chapter("backprop")
+    v = {k: run.value(k) for k in ("z1_n", "a1_n", "a2_n", "d2_n",
+                                   "gate_n", "d1_n", "dW2_n", "dW1_n")}
+    W, y = run.value("W_n"), run.value("y_n")
+    a1, gates = ([_p(t, 6) for t in v[k]] for k in ("a1_n", "gate_n"))
+    d2 = _p(v["d2_n"][0], 5)
+    assert _p(sum(w * a for w, a in zip(W["2"][0], a1)) + run.value(
+        "b_n[2][0]"), 5) == _p(v["a2_n"][0], 5)
+    assert _p(_p(v["a2_n"][0], 5) - y[0], 5) == d2
+    for j in range(2):
+        assert _p(a1[j] * (1 - a1[j]), 6) == gates[j]
+        back = _p(W["2"][0][j] * d2, 5)  # as printed, from the printed d2
+        assert _p(back * gates[j], 5) == _p(v["d1_n"][j], 5)
+    # the closing sentence: the product of the rounded factors misses
+    d1, x1 = v["d1_n"][1], run.value("x_n[0]")
+    assert _p(d1, 5) * x1 == pytest.approx(_p(d1 * x1, 5))
+    assert f"{d1 * x1:.3g}" != f"{float(f'{d1:.3g}') * x1:.3g}"
+    # the sentence on hidden neuron 2: the smaller gate (its pre-activation
+    # the farther from 0) and the smaller blame, behind the larger weight
+    assert abs(v["z1_n"][1]) > abs(v["z1_n"][0])
+    assert v["gate_n"][1] < v["gate_n"][0]
+    assert abs(v["d1_n"][1]) < abs(v["d1_n"][0])
+    assert abs(W["2"][0][1]) > abs(W["2"][0][0])
+
+
 # ---- training with the hand-written backward pass -------------------------
 
 def test_recursion_instance_by_hand(run_chapter):

@@ -11,6 +11,7 @@ import re
 import numpy as np
 import pytest
 import sources as qmd
+import torch
 from xor_reference import xor_descent
 
 from backprop.prose import count, fixed
@@ -51,6 +52,19 @@ def test_engine_matches_hand_derivation(run_chapter):
     by_hand = fixed((s - 0.1) * s * (1 - s) * 2.0, 6)
     assert f"Value engine: {by_hand}" in printed(run, "engine-check")
     assert by_hand == "0.251101"
+    # the plain squared error (a - y)^2 with y = 0.3: by hand
+    # dL/dw = 2 (a - y) a (1 - a) x, and torch.autograd agrees
+    w = torch.tensor(0.7, dtype=torch.float64, requires_grad=True)
+    ((torch.sigmoid(w * 2.0 - 0.5) - 0.3) ** 2).backward()
+    unhalved = fixed(2 * (s - 0.3) * s * (1 - s) * 2.0, 6)
+    assert unhalved == fixed(w.grad, 6) == "0.337801"
+    assert f"y = 0.3: Value engine {unhalved}" in printed(run,
+                                                         "engine-unhalved")
+    assert shown(run, "fixed(unhalved_grad(0.3)[0], 6)") == unhalved
+    assert shown(run, "fixed(unhalved_grad(0.3)[1], 5)") == fixed(s - 0.3, 5)
+    # at y = 0.1 dropping the half doubles the gradient, exactly
+    assert run.value("unhalved_grad(0.1)[0]") == pytest.approx(
+        2 * (s - 0.1) * s * (1 - s) * 2.0, rel=1e-12)
     # a - y feeds two products: its gradient is (a - y) / 2 from each
     assert shown(run, "fixed(half.data, 6)") == fixed((s - 0.1) / 2, 6)
     assert shown(run, "fixed(0.5 * half.grad, 6)") == fixed(
@@ -451,12 +465,8 @@ def test_numbers_on_the_graph_match_autograd(run_chapter, render_log):
     assert f"the loss {loss:.4f} above and 1 below" in alt
 
 
-def test_jacobian_and_softmax_checks_hold(run_chapter):
-    run = run_chapter("backprop")
-    gaps = [float(line.rsplit(" ", 1)[1])
-            for line in printed(run, "vjp").splitlines()[1:]]
-    assert len(gaps) == 1 and max(gaps) < 1e-6
-    assert run.value("softmax_gap") < 1e-6
+def test_softmax_check_holds(run_chapter):
+    assert run_chapter("by-hand").value("softmax_gap") < 1e-6
 
 
 def test_first_layer_drop_comes_from_the_zero_mean_input(run_chapter):
@@ -571,3 +581,43 @@ def test_backward_frees_what_a_kept_loss_would_hold(run_chapter):
     assert lines[0] == "10 losses kept after backward(): 0 saved bytes held"
     assert lines[1] == (f"10 losses kept without backward(): {by_hand:,} "
                         "saved bytes held")
+
+
+def test_vjp_api_gives_v_times_the_jacobian_by_hand(run_chapter):
+    run = run_chapter("autograd")
+    # y = tanh(W x): J = diag(1 - y^2) W, in numpy from the cell's data
+    W, x, v = (np.array(run.value(f"{k}.tolist()")) for k in (
+        "W_t", "x_t.detach()", "v_row"))
+    y = np.tanh(W @ x)
+    by_numpy = (v * (1 - y**2)) @ W
+    np.testing.assert_allclose(run.value("vjp_by_hand.tolist()"), by_numpy,
+                               rtol=1e-12)
+    assert max(run.value("api_gaps").values()) < 1e-14
+    assert ("without v: grad can be implicitly created only for scalar "
+            "outputs") in printed(run, "vjp-api")
+
+
+def test_gradcheck_and_kinks_as_the_text_says(run_chapter):
+    run = run_chapter("autograd")
+    assert "gradcheck, float64: True" in printed(run, "function-sigmoid")
+    assert run.value("passed32") is False
+    gaps = run.value("{str(k): v for k, v in fd_gap.items()}")
+    # central differences of the sigmoid, h = 1e-6: float64 keeps about
+    # 1e-10, float32 misses the slope in the second decimal
+    assert gaps["torch.float64"] < 1e-9 and gaps["torch.float32"] > 1e-3
+    assert run.value("gradcheck_defaults") == {"eps": 1e-6, "atol": 1e-5,
+                                               "rtol": 1e-3}
+    # half of float32's spacing in [1/2, 1), 2^-24 / 2, over h = 1e-6; the
+    # allowance atol + rtol * 1/4; the float32 error is far above it
+    assert shown(run, "fixed(100 * 2.0**-25 / eps, 0)") == "3"
+    assert run.value("allowance") == pytest.approx(1e-5 + 1e-3 / 4)
+    assert gaps["torch.float32"] > 10 * run.value("allowance")
+    # relu at 0, +-3e-7 and 0.5: backward 0, 1, 0, 1; a central difference
+    # with h = 1e-6 sees (p + h) / 2h on the positive side of 0 at p = 3e-7
+    assert run.value("at.grad.tolist()") == [0.0, 1.0, 0.0, 1.0]
+    central = run.value("central.tolist()")
+    assert central == pytest.approx([0.5, 0.65, 0.35, 1.0])
+    assert run.value("kink_pass") is False
+    # a three-way tie: a third each, where a central difference sees a half
+    assert run.value("tied.grad.tolist()") == pytest.approx([1 / 3] * 3)
+    assert run.value("tie_pass") is False

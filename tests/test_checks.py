@@ -22,10 +22,10 @@ from xor_reference import xor_descent
 
 from backprop import checks, checks_torch, verdicts
 from backprop.blame import backward, forward
-from backprop.checks import central_difference
 from backprop.engine import Value
 from backprop.tasks import example_network, xor_problem
 from backprop.train import train
+from backprop.verdicts import central_difference
 from booktools import ROOT
 
 # every exercise with a check, by chapter; the worked solution's answer,
@@ -33,6 +33,7 @@ from booktools import ROOT
 SOLVED = {
     "backprop": {
         "by-hand": "check_by_hand(d_z_ex * x_ex, d_z_ex)",
+        "network": "check_network(d2_n[0], d1_n, dW2_n, dW1_n)",
         "softmax": "check_softmax(lambda a, y: a - y)",  # the derivation
         "gradcheck": "check_gradcheck(central_differences, mse, params64)",
         "bug": "check_bug(backward)",  # the fix: backward of @sec-blame
@@ -43,6 +44,7 @@ SOLVED = {
         "micro-mlp": "check_micro_mlp(train_xor)",
         "checkpoint": "check_checkpoint({s: k for s, k, _ in trade}, "
                       "best_segments[0])",
+        "layer-norm": "check_layer_norm(LayerNorm)",
         "zero-grad": "check_zero_grad(train_linear)"},
     "deep": {
         "float32": "check_float32(g_needed)",
@@ -799,7 +801,7 @@ def test_the_accumulating_reference_sums_the_gradients():
             w -= 0.05 * summed[0]
             b -= 0.05 * summed[1]
         losses.append(loss.item())
-    from backprop.checks_deep import _accumulating
+    from backprop.checks_autograd import _accumulating
     got, calls = _accumulating(train_linear_with())
     assert calls == 60 and got == pytest.approx(losses, rel=1e-5)
     params = [torch.ones(1, requires_grad=True)]
@@ -1226,3 +1228,244 @@ def test_second_attack_verdicts():
     assert "right to one" in verdict and "times x" not in verdict
     # a slip at three digits is still named
     assert "blame at z" in str(checks.check_by_hand(-0.146, -0.146))
+
+
+# ---- Exercise network: the 2-2-1 network by pencil --------------------------
+
+def network_by_autograd():
+    """Exercise network's answers, (delta2, delta1, dW2, dW1), by
+    torch.autograd in float64: the blames are the bias gradients."""
+    n = checks.NETWORK
+    as64 = {"dtype": torch.float64}
+    W1, b1, W2, b2 = (torch.tensor(n[k][layer], **as64, requires_grad=True)
+                      for layer in (1, 2) for k in ("W", "b"))
+    hidden = torch.sigmoid(W1 @ torch.tensor(n["x"], **as64) + b1)
+    (0.5 * (W2 @ hidden + b2 - n["y"][0]).pow(2).sum()).backward()
+    return (b2.grad.item(), b1.grad.tolist(), W2.grad[0].tolist(),
+            W1.grad.tolist()), hidden.detach().tolist()
+
+
+def to3(answer):
+    """Each number of an answer to three significant digits."""
+    if isinstance(answer, (list, tuple)):
+        return [to3(a) for a in answer]
+    return digits(answer, 3)
+
+
+def test_network_passes_three_digits_and_more():
+    answer, _ = network_by_autograd()
+    assert checks.check_network(*to3(answer)).ok
+    assert checks.check_network(*answer).ok  # every digit
+    # a tensor of the right shape is a list of numbers too
+    assert checks.check_network(answer[0], torch.tensor(to3(answer[1])),
+                                *to3(answer[2:])).ok
+
+
+@pytest.mark.parametrize("which", range(4))
+def test_network_fails_any_entry_off_by_a_unit(which):
+    answer = to3(network_by_autograd()[0])
+    flat = [[a] if not isinstance(a, list) else a for a in answer]
+    for index in range(len(sum(([e] if not isinstance(e, list) else e
+                                for e in flat[which]), []))):
+        for off in (-1, 1):
+            wrong = json.loads(json.dumps(answer))
+            if which == 0:
+                wrong[0] += off * unit(wrong[0])
+            elif which == 3:
+                row, col = divmod(index, 2)
+                wrong[3][row][col] += off * unit(wrong[3][row][col])
+            else:
+                wrong[which][index] += off * unit(wrong[which][index])
+            said = checks.check_network(*wrong)
+            assert not said.ok, (which, index, off)
+            assert sum(ok for ok, _ in said.lines) == 3, str(said)
+
+
+def test_network_names_the_slips():
+    (d2, d1, dW2, dW1), hidden = network_by_autograd()
+    n = checks.NETWORK
+    W2, x = n["W"][2][0], n["x"]
+    z1 = [sum(w * e for w, e in zip(row, x)) + c
+          for row, c in zip(n["W"][1], n["b"][1])]
+    lines = str(checks.check_network(
+        to3(-d2), to3([w * d2 for w in W2]), to3([d2 * z for z in z1]),
+        to3([[dW1[0][0], dW1[1][0]], [dW1[0][1], dW1[1][1]]]))).splitlines()
+    assert lines[1].endswith("my_delta2 is not right yet: it has the wrong "
+                             "sign: the output's blame is a(2) - y")
+    assert lines[2].endswith("that is W(2)^T delta(2), before the hidden "
+                             "neurons' gates a(1 - a)")
+    assert lines[3].endswith("that is delta(2) times z(1): the signal in is"
+                             " the activation a(1), not the pre-activation")
+    assert lines[4].endswith("it is transposed: row k is hidden neuron k's,"
+                             " delta(1)_k times x")
+    said = str(checks.check_network(to3(d2), to3([-v for v in d1]),
+                                    to3([-v for v in dW2]), to3(dW1)))
+    assert said.count("it has the wrong sign") == 2 and "✓ my_dW1" in said
+
+
+def test_network_traces_a_wrong_answer_to_the_earlier_one():
+    (d2, _, _, _), hidden = network_by_autograd()
+    n = checks.NETWORK
+    W2, x = n["W"][2][0], n["x"]
+    gates = [a * (1 - a) for a in hidden]
+    slip = -1.1  # a wrong delta(2), carried on correctly by hand
+    d1 = [to3(w * slip * g) for w, g in zip(W2, gates)]
+    said = str(checks.check_network(
+        slip, d1, [to3(slip * a) for a in hidden],
+        [[to3(d * e) for e in x] for d in d1])).splitlines()
+    assert said[1].endswith("my_delta2 is not right yet: it is a(2) - y: "
+                            "check the forward values z(1), a(1) and a(2) "
+                            "first")
+    for line, earlier in zip(said[2:], ("my_delta2", "my_delta2",
+                                        "my_delta1")):
+        assert line.endswith(f"it follows from your {earlier} as it "
+                             f"should: fix {earlier} first"), line
+    # one entry off by more than rounding is not traced back
+    d1_off = d1[:1] + [d1[1] + 10 * unit(d1[1])]
+    said = str(checks.check_network(slip, d1_off, [to3(slip * a)
+                                                   for a in hidden], None))
+    assert "my_delta1 is not right yet: work back" in said
+    assert d2 != slip
+
+
+def test_network_hears_fewer_digits_and_missing_answers():
+    answer, _ = network_by_autograd()
+    said = str(checks.check_network(digits(answer[0], 2), *to3(answer[1:])))
+    assert "my_delta2 is not right yet: close, but not to three" in said
+    assert str(checks.check_network(None, None, None, None)) == (
+        "not yet: my_delta2 is None: put your number in its place")
+    said = str(checks.check_network(to3(answer[0]), [None, None],
+                                    to3(answer[2]), [1.0, 2.0]))
+    assert "✓ my_delta2" in said and "✓ my_dW2" in said
+    assert "✗ my_delta1[0] is None: put your number in its place" in said
+    assert ("✗ my_dW1 should be a list of two lists of two numbers, as the "
+            "starter has it") in said
+
+
+# ---- Exercise layer-norm: a torch.autograd.Function ------------------------
+
+def layer_norm_function(backward=None, forward=None):
+    """A LayerNorm Function with the exercise's forward pass and a given
+    backward(v, y, sigma), or a given forward(x)."""
+    class LayerNorm(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            if forward:
+                return forward(x)
+            centred = x - x.mean(-1, keepdim=True)
+            sigma = (centred.pow(2).mean(-1, keepdim=True) + 1e-5).sqrt()
+            ctx.save_for_backward(centred / sigma, sigma)
+            return centred / sigma
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return backward(grad_output, *ctx.saved_tensors)
+    return LayerNorm
+
+
+def _mean(t, dim=-1):
+    return t.mean(dim, keepdim=True)
+
+
+@pytest.mark.parametrize("backward, said", [
+    (lambda v, y, s: -(v - _mean(v) - y * _mean(v * y)) / s,
+     "it has the wrong sign"),
+    (lambda v, y, s: v / s, "that treats the mean and sigma as constants"),
+    (lambda v, y, s: (v - _mean(v)) / s, "the term in y mean(v y)"),
+    (lambda v, y, s: (v - y * _mean(v * y)) / s, "the term mean(v)"),
+    (lambda v, y, s: (1 - _mean(torch.ones_like(v)) - y * _mean(y)) / s,
+     "it does not use grad_output"),
+    (lambda v, y, s: None, "gives no gradient"),
+    # a mean over the wrong dimension: the shapes are not square
+    (lambda v, y, s: (v - _mean(v, 0) - y * _mean(v * y, 0)) / s,
+     "it differs from torch's autograd of layer_norm")])
+def test_layer_norm_check_names_wrong_backward_passes(backward, said):
+    verdict = checks_torch.check_layer_norm(layer_norm_function(backward))
+    assert not verdict.ok and said in str(verdict), str(verdict)
+    assert "✓ the forward pass is torch's layer_norm" in str(verdict)
+
+
+@pytest.mark.parametrize("forward, said", [
+    (lambda x: (x - _mean(x)) / (x.var(-1, keepdim=True) + 1e-5).sqrt(),
+     "var divides by n - 1"),
+    (lambda x: (x - _mean(x)) / (x.var(-1, keepdim=True, correction=0)
+                                 .sqrt() + 1e-5), "inside the square root"),
+    (lambda x: (x - _mean(x, 0)) / (x.var(0, keepdim=True, correction=0)
+                                    + 1e-5).sqrt(),
+     "it differs from torch's layer_norm"),
+    (lambda x: (x - _mean(x)) / (x.var(-1, keepdim=True, correction=0)
+                                 + 1e-4).sqrt(), "differs from torch's")])
+def test_layer_norm_check_names_wrong_forward_passes(forward, said):
+    verdict = checks_torch.check_layer_norm(layer_norm_function(
+        forward=forward))
+    assert not verdict.ok and said in str(verdict), str(verdict)
+
+
+def test_layer_norm_check_takes_a_right_answer_written_another_way():
+    def backward(v, y, sigma):  # the Jacobian built, then v J
+        n = y.shape[-1]
+        J = (torch.eye(n, dtype=y.dtype) - 1 / n
+             - y[..., :, None] * y[..., None, :] / n) / sigma[..., None]
+        return (v[..., :, None] * J).sum(-2)
+    assert checks_torch.check_layer_norm(layer_norm_function(backward)).ok
+    assert "subclasses torch.autograd.Function" in str(
+        checks_torch.check_layer_norm(lambda x: x))
+
+
+def test_network_reads_float32_arrays_as_typed():
+    import numpy as np
+
+    answer, _ = network_by_autograd()
+    right = to3(answer)
+    # -0.6415 rounds to -0.642, not to dW2's -0.641: wrong as a list, and
+    # as float32, whose binary value lies just above -0.6415
+    for form in (list, lambda v: torch.tensor(v, dtype=torch.float32),
+                 lambda v: np.array(v, dtype=np.float32)):
+        said = checks.check_network(right[0], right[1],
+                                    form([-0.6415, right[2][1]]), right[3])
+        assert not said.ok and "✗ my_dW2" in str(said), form
+        assert checks.check_network(right[0], form(right[1]),
+                                    form(right[2]), right[3]).ok
+
+
+def test_network_traces_nothing_back_to_a_one_digit_answer():
+    # delta(2) = -1 is right to one digit: almost any delta(1) lies within
+    # its rounding, so none is said to follow from it
+    said = str(checks.check_network(-1.0, [-0.30, 0.20], [-0.9, -0.1],
+                                    [[-0.5, 0.3], [0.2, -0.1]]))
+    assert "follows from" not in said, said
+
+
+def test_a_message_points_to_the_students_line_not_torchs():
+    class TwoGradients(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return torch.nn.functional.layer_norm(x, x.shape[-1:])
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output, grad_output  # one too many
+    said = str(checks_torch.check_layer_norm(TwoGradients))
+    assert "of your cell" not in said or "site-packages" not in said
+    assert "_execution_engine" not in said and "user_fn" not in said, said
+    assert "one trailing comma" not in str(checks.check_network(
+        (-1.03,), None, None, None))
+    assert "drop the comma" in str(checks.check_network((-1.03,), None,
+                                                        None, None))
+
+
+def test_network_names_swapped_hidden_neurons():
+    answer = to3(network_by_autograd()[0])
+    said = str(checks.check_network(answer[0], answer[1][::-1], answer[2],
+                                    answer[3]))
+    assert "my_delta1 is not right yet: its entries are swapped" in said
+
+
+def test_layer_norm_check_is_not_fooled_by_a_backward_that_edits_v():
+    def in_place(v, y, sigma):  # right, but it scales grad_output in place
+        v /= sigma
+        return v - _mean(v) - y * _mean(v * y)
+    assert checks_torch.check_layer_norm(layer_norm_function(in_place)).ok
+    zeroed = checks_torch.check_layer_norm(layer_norm_function(
+        lambda v, y, sigma: v.zero_()))
+    assert not zeroed.ok and "✓ backward()" not in str(zeroed)

@@ -88,9 +88,17 @@ def test_numeric_answers_match_independent_references(run_chapter):
     b = torch.tensor(-0.5, requires_grad=True)
     (0.5 * (torch.sigmoid(w * 2.0 + b) - 0.1) ** 2).backward()
     forward = 2 * 128 * (64 * 64 * 2 + 64)
+    # the pencil network, by torch.autograd: dL/dx_1 for x = (1, 2)
+    x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    hidden = torch.sigmoid(torch.tensor(
+        [[0.4, -0.3], [0.2, 0.1]], dtype=torch.float64) @ x
+        + torch.tensor([0.1, -0.2], dtype=torch.float64))
+    out = hidden @ torch.tensor([2.0, -1.0], dtype=torch.float64) + 0.3
+    (0.5 * (out - 1.0) ** 2).backward()
     # each value, and the answer the widget grades by, rounded by hand
     expected = {
         ("backprop", "numeric-bias"): (b.grad.item(), "0.1256"),
+        ("backprop", "pencil-input"): (x.grad[0].item(), "-0.0450"),
         ("autograd", "backward-ratio"): (
             (2 * forward - 2 * 128 * 64 * 64) / forward, "1.50"),
         # one float32 ReLU output of 128 x 64 per layer, stored once
@@ -321,7 +329,7 @@ def rendered(markdown):
 # a number, choices, maths, code; and choices that are all maths
 PAGE_SECTIONS = [("by-hand", "sec-local"), ("by-hand", "sec-topo"),
                  ("by-hand", "sec-paths"), ("by-hand", "sec-freed"),
-                 ("backprop", "sec-blame"), ("autograd", "sec-cost")]
+                 ("by-hand", "sec-softmax"), ("autograd", "sec-cost")]
 
 
 @pytest.fixture(scope="module")

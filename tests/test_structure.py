@@ -16,9 +16,9 @@ import yaml
 from booktools import ROOT
 
 CHAPTERS = qmd.chapters()
-CROSSREF = re.compile(r"@((?:fig|eq|sec|tbl|exr)-[\w-]*\w)")
+CROSSREF = re.compile(r"@((?:fig|eq|sec|tbl|exr|alg)-[\w-]*\w)")
 CITATION = re.compile(r"(?<![\w.])@([A-Za-z][\w]*\d{4}[a-z]+)")
-LABEL_ATTR = re.compile(r"\{#((?:fig|eq|sec|tbl|exr)-[\w-]*\w)")
+LABEL_ATTR = re.compile(r"\{#((?:fig|eq|sec|tbl|exr|alg)-[\w-]*\w)")
 DIV_OPEN = re.compile(r"^:{3,}\s*\{(.*)\}\s*$")  # ::: {#exr-x}
 DIV_CLOSE = re.compile(r"^:{3,}\s*$")
 Div = namedtuple("Div", "attributes body previous")
@@ -283,8 +283,8 @@ def test_notebook_numbering_follows_the_book(render_log):
     assert numbers["sec-engine"] == f"{ch['autograd']}.1"
     assert numbers["exr-tanh"] == f"{ch['autograd']}.1"
     assert numbers["exr-float32"] == f"{ch['deep']}.1"
-    assert numbers["eq-chain"] == numbers["fig-numeric"] == numbers[
-        "exr-by-hand"] == f"{ch['backprop']}.1"
+    assert numbers["eq-descent"] == numbers["fig-numeric"] == numbers[
+        "exr-by-hand"] == numbers["alg-backprop"] == f"{ch['backprop']}.1"
     referable = {x for x in all_labels() if CROSSREF.match("@" + x)}
     assert set(numbers) == referable  # every cross-reference target
 

@@ -2,29 +2,32 @@
 working alone. Each returns a Verdict, which prints as one message: what
 is right already, and what is not yet, without the solution.
 
-Pure Python, no torch: the engine's checks (chapter 2's `Value`) compare
-with central finite differences, the pencil checks with numbers worked
-out here. The checks whose reference is torch are in checks_torch.py.
+Pure Python, no torch: the engine's checks (chapter 2's `Value`) and
+the cross-entropy's blame compare with central finite differences. The
+checks of the pencil exercises are in checks_pencil.py, and can be
+imported from here; the checks whose reference is torch are in
+checks_torch.py.
 """
 
 import math
 import random
 
+from backprop.checks_pencil import (  # noqa: F401 (the chapters import them here)
+    BY_HAND,
+    NETWORK,
+    check_by_hand,
+    check_network,
+)
 from backprop.verdicts import (
     NotYet,
     call,
     central_difference,
     check,
     close,
-    digits_hint,
     drawn,
     given,
-    half_unit,
-    matches,
     number,
     operation_lines,
-    significant,
-    to_digits,
 )
 
 
@@ -178,86 +181,6 @@ def check_micro_mlp(train_xor, seed=6050):
     yield (solved_at == want_solved, f"solved after {solved_at} updates"
            if solved_at == want_solved else f"solved_at is {solved_at!r}: "
            "count the updates made before all four outputs are right")
-
-
-# ---- pencil exercises and numbers ------------------------------------------
-
-# Exercise by-hand's neuron: the chapter states these numbers and its
-# solution works them, and the check grades against them, from here only.
-BY_HAND = {"w": -1.5, "x": 0.5, "b": 0.25, "y": 1.0}
-
-
-@check
-def check_by_hand(dL_dw, dL_db):
-    """Exercise by-hand: the neuron of BY_HAND, L = (a - y)^2 / 2, graded
-    to three significant digits by one rule: a number is right when,
-    rounded to three significant digits (half away from zero), it is the
-    exact answer rounded so. More digits are judged only through their
-    rounding: for -0.07314, -0.07306 is right and -0.07315 is not."""
-    n = BY_HAND
-    dw, db = given("dL/dw", dL_dw), given("dL/db", dL_db)
-
-    def loss(w, b):
-        return 0.5 * (_sigmoid(w * n["x"] + b) - n["y"]) ** 2
-
-    # the answer by finite differences, independent of the chain rule
-    want_w = central_difference(lambda w: loss(w, n["b"]), n["w"])
-    want_b = central_difference(lambda b: loss(n["w"], b), n["b"])
-
-    def grads(b_in_z, gate):  # (dL/dw, dL/db) of a slip of method
-        a = _sigmoid(n["w"] * n["x"] + b_in_z * n["b"])
-        d_z = (a - n["y"]) * (a * (1 - a) if gate else 1.0)
-        return d_z * n["x"], d_z
-
-    no_b, minus_b = "is b in z = w x + b?", "is b added in z = w x + b?"
-    slips = {  # what a wrong step gives, what to say, whether a slip on
-        # the way to both gradients, which the other one, right, rules out
-        "b": [(-want_b, "it has the wrong sign", False),
-              (grads(1.0, gate=False)[1], "that is the blame at a, "
-               "before the sigmoid's gate", True),
-              (grads(0.0, gate=True)[1], no_b, True),
-              (grads(-1.0, gate=True)[1], minus_b, True)],
-        "w": [(-want_w, "it has the wrong sign", False),
-              (want_b, "it equals the blame at z; the product w x hands "
-               "it on scaled by the other factor", False),
-              (grads(0.0, gate=True)[0], no_b, True),
-              (grads(-1.0, gate=True)[0], minus_b, True)]}
-    right_b, right_w = (to_digits(x, want) == "right" for x, want in
-                        ((db, want_b), (dw, want_w)))
-
-    def verdict(name, x, want, other_right, fallback):
-        said = to_digits(x, want)
-        if said == "right":
-            return True, f"dL/d{name} = {x} is {digits_hint(x, said)}"
-        open_ = [(v, h) for v, h, both in slips[name]
-                 if not (both and other_right)]
-        exact = next((h for v, h in open_ if matches(x, v, 3)), None)
-        if said == "fewer":  # the answer to fewer digits, whatever else
-            hint = digits_hint(x, said)
-        elif exact:  # a slip of method, which more digits would not fix
-            hint = exact
-        elif said == "rounding":
-            hint = f"{digits_hint(x, said)}: carry more digits at every step"
-        else:
-            hint = next((h for v, h in open_ if close(x, v, 0.005)),
-                        fallback)
-        return False, f"dL/d{name} = {x} is not right yet" + (
-            f": {hint}" if hint else "")
-
-    yield verdict("b", db, want_b, right_w, "walk back through the graph "
-                  "one node at a time")
-    if right_b and not right_w and matches(dw, db * n["x"]):
-        yield False, (f"dL/dw = {dw} is not right yet: it is your dL/db "
-                      "times x, as it should be, but from dL/db rounded: "
-                      "carry more digits of dL/db into dL/dw")
-    elif not right_b and not to_digits(dw, want_w) and significant(
-            dw) >= 2 and abs(
-            dw - db * n["x"]) <= (half_unit(dw) + half_unit(db) * abs(
-                n["x"])) * (1 + 1e-9):  # wrong only through dL/db
-        yield False, (f"dL/dw = {dw} is not right yet, but it follows "
-                      "from your dL/db as it should: fix dL/db first")
-    else:
-        yield verdict("w", dw, want_w, right_b, "")
 
 
 @check

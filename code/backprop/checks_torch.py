@@ -1,20 +1,23 @@
 """Checks that answer back, for the exercises whose reference is torch:
 torch.autograd, PyTorch's own initialisation rules, float32 arithmetic.
-Chapter 1's are here, the later chapters' in checks_deep.py, and all of
-them can be imported from here. The Verdict and its helpers are in
-verdicts.py, which needs no torch."""
+Chapter 1's are here, chapter 2's in checks_autograd.py and chapter
+3's in checks_deep.py, and all of them can be imported from here. The
+Verdict and its helpers are in verdicts.py, which needs no torch."""
 
 import functools
 import random
 
 import torch
 
-from backprop.checks_deep import (  # noqa: F401 (the chapters import them here)
+from backprop.checks_autograd import (  # noqa: F401 (the chapters import them here)
     check_checkpoint,
+    check_layer_norm,
+    check_zero_grad,
+)
+from backprop.checks_deep import (  # noqa: F401
     check_float32,
     check_leaky,
     check_xavier,
-    check_zero_grad,
 )
 from backprop.tasks import example_network, xor_problem
 from backprop.verdicts import NotYet, call, check, close, given, number

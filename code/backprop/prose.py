@@ -34,6 +34,14 @@ def maths(name, value):
     return Maths(f"{name} = {float(value):g}")
 
 
+def vector(values, digits=None):
+    """Entries in brackets, as text: vector([0.5, -1], 1) == '(0.5, −1.0)'.
+    digits=None: each as short as it is, vector([2.0, -1.0]) == '(2, −1)'."""
+    shown = [f"{float(x):g}" if digits is None else f"{float(x):.{digits}f}"
+             for x in values]
+    return Prose("(" + ", ".join(shown).replace("-", "−") + ")")
+
+
 def joined(items, separator):
     """Items as text with a separator: joined([8, 16], " or ") == '8 or 16'."""
     return Prose(separator.join(str(item) for item in items))

@@ -1,11 +1,10 @@
-"""The verdicts of the exercises' checks (checks.py, checks_torch.py,
-checks_deep.py): one message for a student working alone, which says
-what is right already and what is not yet, without the solution. A
-check is a generator of (passed, sentence) lines, made into a function
-that returns a Verdict by @check. Here too: the one rule of significant
-digits that the number checks grade by (to_digits), and the lines that
-check one new operation on chapter 2's Values. Pure Python, so that it
-also runs in the page.
+"""The verdicts of the exercises' checks (checks*.py): one message for
+a student working alone, which says what is right already and what is
+not yet, without the solution. A check is a generator of (passed,
+sentence) lines, made into a function that returns a Verdict by @check.
+Here too: the one rule of significant digits that the number checks
+grade by (to_digits), and the lines that check one new operation on
+chapter 2's Values. Pure Python, so that it also runs in the page.
 """
 
 import functools
@@ -76,7 +75,9 @@ def where(error):
     """', at line N of your cell' for the innermost line that raised the
     error outside this package (the engine included), or ''."""
     frames = [frame for frame in traceback.extract_tb(error.__traceback__)
-              if not Path(frame.filename).resolve().is_relative_to(HERE)]
+              if not Path(frame.filename).resolve().is_relative_to(HERE)
+              and not {"site-packages", "dist-packages"} & set(
+                  Path(frame.filename).parts)]  # torch's own lines too
     if not frames:
         return ""
     line = (frames[-1].line or "").strip()
@@ -98,6 +99,9 @@ def given(what, value):
         raise NotYet(f"{what} is None: put your number in its place")
     if isinstance(value, bool):
         raise NotYet(f"{what} is {value}, not a number")
+    if isinstance(value, tuple) and len(value) == 1:
+        raise NotYet(f"{what} is {value!r}: the comma after the number "
+                     "makes it a tuple; drop the comma")
     if isinstance(value, tuple) or (isinstance(value, str) and "," in value):
         raise NotYet(f"{what} is {value!r}: in Python a comma separates "
                      "values; write a decimal point, as in 0.25")

@@ -26,7 +26,7 @@ from booktools.executed import book_numbers, with_values
 
 NOTEBOOKS = ROOT / "notebooks"
 _WORDS = {"fig": "Figure", "eq": "Equation", "sec": "Section",
-          "tbl": "Table", "exr": "Exercise"}
+          "tbl": "Table", "exr": "Exercise", "alg": "Algorithm"}
 EXERCISE = re.compile(r"^:::+\s*\{#(exr-[\w-]+)\}\s*\n## (.*)$", re.MULTILINE)
 SOLUTION = re.compile(r"(?:^|\s)\.solution(?:\s|$)")
 NOTEBOOK_INTRO = (
@@ -120,9 +120,30 @@ CALLOUT_TITLE = re.compile(r"^(:{3,}\s*\{\.callout-[^}]*\}\s*\n)\s*"
                            r"#{2,3} (.*)$", re.MULTILINE)
 
 
+# An algorithm's div: its steps, then its caption, the last paragraph,
+# which a notebook shows first, as the site does.
+ALGORITHM = re.compile(
+    r"^:{3,}\s*\{#(alg-[\w-]+)\}[ \t]*\n(.*?)\n:{3,}[ \t]*$",
+    re.MULTILINE | re.S)
+
+
+# A Markdown table's caption, the line under it: ": Words. {#tbl-x}".
+TABLE_CAPTION = re.compile(r"^: (.*?)\s*\{#(tbl-[\w-]+)\}[ \t]*$",
+                           re.MULTILINE)
+
+
+def _algorithm(match, numbers):
+    steps, _, caption = match[2].strip().rpartition("\n\n")
+    return (f"**Algorithm {numbers.get(match[1], '?')}: {caption.strip()}**"
+            f"\n\n{steps.strip()}")
+
+
 def _plain_markdown(text, numbers):
     """Quarto markdown to notebook markdown: numbers in, markup out."""
     text = resolve_spans(text)
+    text = ALGORITHM.sub(lambda m: _algorithm(m, numbers), text)
+    text = TABLE_CAPTION.sub(lambda m: f"*Table {numbers.get(m[2], '?')}: "
+                             f"{m[1]}*", text)
     text = CALLOUT_TITLE.sub(lambda m: f"{m.group(1)}**{m.group(2)}.**",
                              text)
     text = EXERCISE.sub(  # "### Exercise 1.3 (Code, medium)", as numbered
@@ -143,7 +164,7 @@ def _plain_markdown(text, numbers):
             word = "Chapter"  # a chapter's own label, as Quarto writes it
         return f"{word} {number}"
 
-    text = re.sub(r"@((?:fig|eq|sec|tbl|exr)-[\w-]*\w)", ref, text)
+    text = re.sub(r"@((?:fig|eq|sec|tbl|exr|alg)-[\w-]*\w)", ref, text)
     return cite(text)
 
 

@@ -108,7 +108,7 @@ def program(chapter, exercise, call):
                        needed(parts, binds)[1]))
     prelude, _ = needed([b for b, c in zip(before, cells) if c not in mine],
                         wanted - {check})
-    module = next(name for name in ("checks", "checks_torch", "checks_deep")
+    module = next(name for name in ("checks", "checks_torch")
                   if hasattr(importlib.import_module(f"backprop.{name}"),
                              check))
     return "\n\n".join(prelude), (
