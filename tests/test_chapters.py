@@ -570,6 +570,12 @@ def test_the_mean_output_loss_makes_the_first_layer_blame_agree(run_chapter):
     assert mean["agreement"] > 0.9 and abs(squared["agreement"] - 0.5) < 0.1
     assert squared["ratio"] < 3 < 10 < mean["ratio"]
     assert squared["span"] < mean["span"] / 10
+    # the mean output's first-layer audit is gradient_diagnostic's; with
+    # the squared error the first layer still cannot move
+    sig = run.value('diagnostics["sigmoid"]')
+    assert mean["first_max"] == pytest.approx(sig["first_max"], rel=1e-9)
+    assert mean["first_changed"] == sig["first_changed"] == 0
+    assert squared["first_changed"] == 0 and squared["first_max"] < 1e-12
 
 
 def test_backward_frees_what_a_kept_loss_would_hold(run_chapter):

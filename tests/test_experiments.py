@@ -294,3 +294,63 @@ def test_blame_is_the_gradient_of_the_stated_loss():
     assert result["blame"] == pytest.approx([delta1.std().item(),
                                              g.std().item()])
 
+
+
+# ---- the training run of chapter 3 ------------------------------------------
+
+def test_training_takes_gradient_steps_on_the_stated_loss():
+    """Two steps of train_depth against the same steps written out with
+    torch.autograd.grad and nn.functional.mse_loss."""
+    from backprop.training_deep import target, train_depth
+
+    run = train_depth(torch.sigmoid, depth.build_mlp(4), steps=2, lr=0.1)
+    x, hidden, head = depth.build_mlp(4)
+    t = target(x)
+    params = [p.detach().clone().requires_grad_() for p in hidden + [head]]
+    for step in range(2):
+        h = x
+        for W in params[:-1]:
+            h = torch.sigmoid(h @ W.T)
+        loss = torch.nn.functional.mse_loss(h @ params[-1].T, t)
+        grads = torch.autograd.grad(loss, params)
+        assert run["losses"][step] == pytest.approx(loss.item(), rel=1e-12)
+        assert run["norms"][step] == pytest.approx(
+            [g.norm().item() for g in grads], rel=1e-9)
+        with torch.no_grad():
+            params = [(p - 0.1 * g).requires_grad_()
+                      for p, g in zip(params, grads)]
+    # the best constant is the mean, and its loss the variance
+    assert run["constant"] == pytest.approx(
+        ((t - t.mean()) ** 2).mean().item(), rel=1e-12)
+
+
+def test_training_shows_what_the_chapter_says(run_chapter):
+    run = run_chapter("deep")
+    best = run.value("best_constant")
+    final = run.value("{k: r['losses'][-1] for k, r in trained.items()}")
+    moved = run.value("{k: r['moved'][0] for k, r in trained.items()}")
+    assert final["ReLU, He"] < best / 10  # it learns the target
+    # the sigmoid with He's scale ends at the constant at every step tried,
+    # under Adam too, and starts close to it: its output barely varies
+    for name in ("sigmoid, He", "sigmoid, He, small step",
+                 "sigmoid, He, large step", "sigmoid, He, Adam"):
+        assert best * 0.99 < final[name] < best * 1.05, name
+    first = run.value("trained['sigmoid, He']['losses'][0]")
+    assert best < first < best * 1.05
+    spread = run.value("spread")
+    assert spread["sigmoid"] < 1e-12 < 0.1 < spread["relu"]
+    # c = 12: a spike and the constant at the large step, learning at the
+    # small one
+    assert run.value("max(trained['sigmoid, c']['losses'])") > 1e4
+    assert final["sigmoid, c"] == pytest.approx(best, rel=1e-3)
+    assert final["sigmoid, c, small step"] < best / 5
+    # Adam: its epsilon dwarfs the first layer's gradient, which moves it
+    # little; without the epsilon it moves and the loss falls
+    assert run.value("adam_eps") == 1e-8
+    assert run.value("trained['sigmoid, He, Adam']['norms'][0, 0]") < 1e-8
+    assert moved["sigmoid, He"] < moved["sigmoid, He, Adam"] < 1e-6
+    assert moved["sigmoid, He, Adam, no eps"] > 1
+    assert final["sigmoid, He, Adam, no eps"] < best / 2
+    # training leaves the network it was given as build_mlp drew it
+    assert run.value("all(torch.equal(a, b) for a, b in zip("
+                     "nets['ReLU, He'][1][1], build_mlp(depth_t)[1]))")

@@ -12,7 +12,8 @@ def first_layer_blame(x, hidden, head, targets=None):
     differs from example to example. Returns the share of examples whose
     layer-1 blame agrees in sign with the majority, averaged over the
     units; the norm ratio of the layer-2 to the layer-1 weight gradient;
-    and the span from the last layer's norm down to the first's.
+    the span from the last layer's norm down to the first's; and the
+    weight gradients themselves, for depth.audit.
     """
     zs, h = [], x  # the forward pass of depth.forward, for the sigmoid
     for W in hidden:
@@ -24,4 +25,5 @@ def first_layer_blame(x, hidden, head, targets=None):
     positive = (grads[-1] > 0).double().mean(dim=0)  # per unit
     norms = [g.norm().item() for g in grads[:-1]]
     return {"agreement": torch.maximum(positive, 1 - positive).mean().item(),
-            "ratio": norms[1] / norms[0], "span": norms[-1] / norms[0]}
+            "ratio": norms[1] / norms[0], "span": norms[-1] / norms[0],
+            "grads": grads[:-1]}

@@ -1,0 +1,80 @@
+"""Chapter 3's training run: does a poor start matter once the networks
+of the depth experiment are trained? Each network of build_mlp (depth.py,
+which the chapter shows and passes in: this module does not import it)
+fits the same target by the mean squared error; the run keeps the loss
+and every layer's gradient norm at every step, and draws them.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+
+from backprop import style
+
+
+def target(x, seed=6051):
+    """t = tanh(x v / sqrt(n)) for a seeded random v: a smooth function
+    of the input, different for every example, which the best constant
+    cannot fit (its mean squared error is the variance of t)."""
+    gen = torch.Generator().manual_seed(seed)
+    v = torch.randn(x.shape[1], 1, dtype=x.dtype, generator=gen)
+    return torch.tanh(x @ v / x.shape[1] ** 0.5)
+
+
+def train_depth(activation, network, optimizer="sgd", steps=300,
+                **options):
+    """Train network, the (x, hidden, head) of build_mlp, in float64, full
+    batch, with the activation function between its hidden layers and
+    plain SGD or Adam, given their options (lr, and Adam's eps).
+    Returns the loss before each step,
+    each layer's gradient norm at each step (the hidden layers, then the
+    output row), how far each layer's weights moved in all (the norm of
+    the change) and the best constant's loss."""
+    x, hidden, head = network
+    params = [p.detach().clone().requires_grad_() for p in hidden + [head]]
+    hidden = params[:-1]
+    start = [p.detach().clone() for p in params]
+    step = {"sgd": torch.optim.SGD, "adam": torch.optim.Adam}[optimizer](
+        params, **options)
+    t = target(x)
+    losses, norms = [], []
+    for _ in range(steps):
+        h = x
+        for W in hidden:
+            h = activation(h @ W.T)
+        loss = ((h @ params[-1].T - t) ** 2).mean()
+        step.zero_grad()
+        loss.backward()
+        losses.append(loss.item())
+        norms.append([p.grad.norm().item() for p in params])
+        step.step()
+    return {"losses": losses, "norms": np.array(norms),
+            "moved": [(p.detach() - p0).norm().item()
+                      for p, p0 in zip(params, start)],
+            "constant": t.var(correction=0).item()}
+
+
+def figure(runs):
+    """The loss, and the first and last hidden layers' gradient norms,
+    against the step: one line per run, a panel each, log scales."""
+    fig, axes = plt.subplots(1, 3, figsize=(style.WIDTH, 2.6),
+                             layout="constrained")
+    depth = next(iter(runs.values()))["norms"].shape[1] - 1
+    panels = [("loss", lambda r: r["losses"]),
+              ("gradient norm, layer 1", lambda r: r["norms"][:, 0]),
+              (f"gradient norm, layer {depth}", lambda r: r["norms"][:, -2])]
+    for ax, (title, series) in zip(axes, panels):
+        for look, (name, run) in zip(style.SERIES, runs.items()):
+            values = series(run)
+            ax.semilogy(np.arange(len(values)), values, label=name,
+                        markevery=max(1, len(values) // 6), ms=4, **look)
+        ax.set_title(title, fontsize="medium")
+        ax.set_xlabel("step")
+    best = next(iter(runs.values()))["constant"]
+    axes[0].axhline(best, color=style.GREY, lw=0.8)
+    axes[0].annotate("best constant", xy=(1, best), xycoords=(
+        "axes fraction", "data"), xytext=(0, 4), textcoords="offset points",
+        ha="right", fontsize="small")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower "
+               "center", ncols=len(runs), fontsize="small")
+    return fig
