@@ -105,8 +105,8 @@ def given(what, value):
     if isinstance(value, tuple) or (isinstance(value, str) and "," in value):
         raise NotYet(f"{what} is {value!r}: in Python a comma separates "
                      "values; write a decimal point, as in 0.25")
-    if isinstance(value, str):  # the minus sign the book prints, too
-        value = value.replace("\u2212", "-")
+    if isinstance(value, str):  # the minus sign the book prints, or a dash
+        value = value.replace("\u2212", "-").replace("\u2013", "-")
     try:
         x = float(value)  # a tensor of one number is one too
     except (TypeError, ValueError):
