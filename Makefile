@@ -48,7 +48,7 @@ test: setup
 # (notebooks/), the PDF and the editions, without running anything
 # again (code/booktools/render.py). The run is redone when anything it
 # reads changes.
-RUN_INPUTS := _quarto.yml _environment index.qmd references.qmd \
+RUN_INPUTS := _quarto.yml _environment $(wildcard *.qmd) \
   references.bib $(wildcard chapters/*.qmd chapters/*.yml \
   code/backprop/*.py \
   code/booktools/*.py site/* explorers/*) slides/numbers.yml \

@@ -34,7 +34,6 @@ SOLVED = {
     "backprop": {
         "by-hand": "check_by_hand(d_z_ex * x_ex, d_z_ex)",
         "network": "check_network(d2_n[0], d1_n, dW2_n, dW1_n)",
-        "softmax": "check_softmax(lambda a, y: a - y)",  # the derivation
         "gradcheck": "check_gradcheck(central_differences, mse, params64)",
         "bug": "check_bug(backward)",  # the fix: backward of @sec-blame
         "train": "check_train(final_loss)"},
@@ -50,7 +49,15 @@ SOLVED = {
         "float32": "check_float32(g_needed)",
         "leaky": "check_leaky(lambda a: (1 + a**2) / 2, "
                  "lambda a, n: 2 / ((1 + a**2) * n))",
-        "xavier": "check_xavier(xavier_std, he_std, 4 * xavier_std)"},
+        "xavier": "check_xavier(xavier_std, he_std, 4 * xavier_std)",
+        "adam": "check_adam(first_step(g_adam, ADAM['eps']), ADAM['eps'], "
+                "first_step(g_adam, ADAM['tiny_eps']))",
+        "residual": "check_residual(my_residual_norms)"},
+    "by-hand": {
+        "order": "check_order(my_order, my_grads)",
+        "cross-entropy": "check_cross_entropy(lambda a, y: a - y)",  # derived
+        "accumulate": "check_accumulate(my_after_twice, my_after_cube)",
+        "clip": "check_clip(my_total_norm, my_clipped_w, my_clipped_b)"},
 }
 EACH = pytest.mark.parametrize("chapter, exercise", [
     (c, e) for c, names in SOLVED.items() for e in names], ids=str)
@@ -227,7 +234,7 @@ def test_pencil_answers_that_miss_a_step():
         "before the sigmoid's gate\n"
         f"  ✗ dL/dw = {at_w} is not right yet, but it follows from your "
         "dL/db as it should: fix dL/db first")
-    assert str(checks.check_softmax(lambda a, y: (a - y) * a * (1 - a))
+    assert str(checks.check_cross_entropy(lambda a, y: (a - y) * a * (1 - a))
                ).splitlines()[1] == (
         "  ✗ at a = 0.99, y = 1 your blame is -9.9e-05: that is the half "
         "squared error's (a - y) sigma'(z)")
@@ -741,7 +748,8 @@ def test_xavier_stds_of_another_width_are_judged_by_their_rounding():
         f"  ✗ He's std, {(2 / 65) ** 0.5}, is not right yet"]
     said = str(checks_torch.check_xavier(0.125, 0.18, 0.5))  # 2 digits
     assert "  ✗ He's std, 0.18, is close, but not to three significant " \
-        "digits: 0.18 is right to two, and 0.180 would not be" in said
+        "digits: 0.18 is right to two only, and to three it is not 0.180" in (
+            said)
 
 
 # ---- an independent attack's findings, with its exact inputs ----------------
@@ -1005,21 +1013,21 @@ def test_float32_is_graded_to_three_significant_digits():
         "its sign")
 
 
-def test_softmax_names_a_slip_only_when_the_reply_is_it():
+def test_cross_entropy_names_a_slip_only_when_the_reply_is_it():
     # (a - y)(1 - a) is within 1e-6 of (a - y) a (1 - a) at a = 0.99 only
     # in absolute terms, and log(a) - y near dL/da there by chance
     for wrong in (lambda a, y: (a - y) * (1 - a),
                   lambda a, y: math.log(a) - y):
-        said = str(checks.check_softmax(wrong))
+        said = str(checks.check_cross_entropy(wrong))
         assert "half squared error" not in said and "dL/da" not in said
         assert said.count("the slope of the loss in z differs") == 2
 
     fixed = {(a, y): a - y for a in (0.99, 0.3, 0.7, 0.05) for y in (0, 1)}
-    said = str(checks.check_softmax(lambda a, y: fixed.get((a, y), 0.0)))
+    said = str(checks.check_cross_entropy(lambda a, y: fixed.get((a, y), 0.0)))
     assert said.startswith("not yet: 0 of 2 checks pass")  # drawn points
     for right in (lambda a, y: -(y - a), lambda a, y: a * (1 - y) - y * (
             1 - a), lambda a, y: (a - y) * (a * (1 - a)) / (a * (1 - a))):
-        assert checks.check_softmax(right).ok
+        assert checks.check_cross_entropy(right).ok
 
 
 def test_the_gradcheck_batch_is_the_chapters():
@@ -1467,3 +1475,110 @@ def test_layer_norm_check_is_not_fooled_by_a_backward_that_edits_v():
     zeroed = checks_torch.check_layer_norm(layer_norm_function(
         lambda v, y, sigma: v.zero_()))
     assert not zeroed.ok and "✓ backward()" not in str(zeroed)
+
+
+# ---- the companion's checks and chapter 3's last two, against torch ---------
+
+def order_by_autograd():
+    """Exercise order's graph in torch: every node's dL/d(node)."""
+    values = {k: torch.tensor(v, dtype=torch.float64, requires_grad=True)
+              for k, v in checks.ORDER["leaves"].items()}
+    values["a"] = values["x"] * values["w"]
+    values["b"] = values["a"] + values["w"]
+    values["c"] = values["a"] * values["b"]
+    values["L"] = values["c"] + values["b"]
+    for v in values.values():
+        v.retain_grad()
+    values["L"].backward()
+    return {k: 1.0 if k == "L" else v.grad.item() for k, v in values.items()}
+
+
+def test_order_check_grades_torch_and_names_the_node_completed_early():
+    # the graph, written out here by hand, is the one the module holds
+    assert checks.ORDER["nodes"] == [("a", "*", ("x", "w")),
+                                     ("b", "+", ("a", "w")),
+                                     ("c", "*", ("a", "b")),
+                                     ("L", "+", ("c", "b"))]
+    grads = order_by_autograd()
+    for order in (["L", "c", "b", "a", "w", "x"], ["L", "c", "b", "a", "x",
+                                                   "w"]):
+        assert checks.check_order(order, grads).ok
+    said = str(checks.check_order(["L", "b", "c", "a", "w", "x"], grads))
+    assert "completes b before c has sent b its share" in said
+    # dL/dw by one path only: through a (dL/da * x), or through b
+    one_path = {**grads, "w": grads["a"] * checks.ORDER["leaves"]["x"]}
+    said = str(checks.check_order(["L", "c", "b", "a", "w", "x"], one_path))
+    assert "✗ dL/dw = -8.0 is not right yet: w feeds a and b" in said
+    assert said.count("✗") == 1
+
+
+def test_accumulate_check_grades_what_torch_holds():
+    x = torch.tensor(checks.ACCUMULATE["x"], requires_grad=True)
+    y = x**2
+    y.backward(retain_graph=True)
+    once = x.grad.item()
+    y.backward()
+    twice = x.grad.item()
+    (x**3).backward()
+    assert checks.check_accumulate(twice, x.grad.item()).ok
+    said = str(checks.check_accumulate(once, x.grad.item() - once))
+    assert "that is one walk's gradient" in said
+    assert "y was walked back twice before z" in said
+
+
+def test_clip_check_grades_torchs_clip_grad_norm():
+    def clipped(each_alone):
+        params = {k: torch.nn.Parameter(torch.zeros(torch.tensor(g).shape))
+                  for k, g in checks.CLIP["grads"].items()}
+        for k, p in params.items():
+            p.grad = torch.tensor(checks.CLIP["grads"][k])
+        groups = [[p] for p in params.values()] if each_alone else [
+            list(params.values())]
+        norm = [torch.nn.utils.clip_grad_norm_(
+            g, checks.CLIP["max_norm"]).item() for g in groups][-1]
+        return norm, params["W"].grad[1, 0].item(), params["b"].grad.item()
+    norm, w, b = clipped(each_alone=False)
+    assert checks.check_clip(norm, w, b).ok
+    assert checks.check_clip(round(norm, 1), round(w, 2), round(b, 2)).ok
+    _, w_alone, b_alone = clipped(each_alone=True)
+    said = str(checks.check_clip(norm, w_alone, b_alone))
+    assert "W's entry" not in said and said.count("together") == 2, said
+    assert "clips b's gradient by its own norm" in said, said
+    assert not checks.check_clip(norm, round(w, 1), round(b, 1)).ok
+
+
+def test_adam_check_grades_the_first_step_derived_by_hand():
+    # after one step m_hat = g and v_hat = g^2: the step is lr g / (g + eps)
+    a = checks_torch.ADAM
+    step = a["lr"] * a["g"] / (a["g"] + a["eps"])
+    tiny = a["lr"] * a["g"] / (a["g"] + a["tiny_eps"])
+    assert checks_torch.check_adam(step, a["eps"], tiny).ok
+    assert checks_torch.check_adam(f"{step:.3g}", a["eps"], 1e-3).ok
+    said = str(checks_torch.check_adam(a["lr"], a["eps"] / 2, tiny))
+    assert "that is the step without eps" in said
+    assert "the step is a third of the learning rate" in said
+    assert not checks_torch.check_adam(step * 1.01, a["eps"], tiny).ok
+
+
+def test_residual_check_tells_a_skip_around_the_sigmoid_from_one_inside():
+    def norms(inside):
+        def residual_norms(x, hidden, head):
+            h = x
+            for W in hidden:
+                h = torch.sigmoid(h + h @ W.T) if inside else (
+                    h + torch.sigmoid(h @ W.T))
+            grads = torch.autograd.grad((h @ head.T).mean(), hidden)
+            return [g.norm() for g in grads]  # tensors of one number
+        return residual_norms
+    assert checks_torch.check_residual(norms(inside=False)).ok
+
+    def piling_up(x, hidden, head):  # backward() into .grad, never cleared
+        h = x
+        for W in hidden:
+            h = h + torch.sigmoid(h @ W.T)
+        (h @ head.T).mean().backward()
+        return [W.grad.norm().item() for W in hidden]
+    assert "called twice on one network" in str(
+        checks_torch.check_residual(piling_up))
+    said = str(checks_torch.check_residual(norms(inside=True)))
+    assert "compare your forward pass" in said and "✓" not in said

@@ -354,3 +354,23 @@ def test_training_shows_what_the_chapter_says(run_chapter):
     # training leaves the network it was given as build_mlp drew it
     assert run.value("all(torch.equal(a, b) for a, b in zip("
                      "nets['ReLU, He'][1][1], build_mlp(depth_t)[1]))")
+
+
+def test_output_step_limit_parts_converging_from_diverging_steps():
+    # gradient descent on the output row alone, a least-squares problem:
+    # just under the limit it settles, just over it the row runs away
+    from backprop.training_deep import output_step_limit
+
+    gen = torch.Generator().manual_seed(6050)
+    top = torch.rand(64, 8, dtype=torch.float64, generator=gen)
+    t = torch.randn(64, 1, dtype=torch.float64, generator=gen)
+    limit = output_step_limit(top)
+
+    def last_loss(lr, steps=3000):
+        w = torch.zeros(8, 1, dtype=torch.float64)
+        for _ in range(steps):
+            w -= lr * 2 * top.T @ (top @ w - t) / len(top)
+        return ((top @ w - t) ** 2).mean().item()
+    assert math.isfinite(last_loss(0.98 * limit))
+    assert last_loss(0.98 * limit) < last_loss(0.0)
+    assert last_loss(1.02 * limit) > 1e6 * last_loss(0.0)

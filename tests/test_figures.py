@@ -3,16 +3,19 @@ their lines; and what survives a grayscale print, with true minus signs,
 in every figure."""
 
 import io
+import itertools
 import re
+from collections import Counter
 
 import matplotlib
 import numpy as np
 import pytest
 import torch
 from matplotlib.patches import FancyBboxPatch
-from matplotlib.text import Text
+from matplotlib.text import Annotation, Text
 
 from backprop import blame, depth, diagrams, engine, figures, style, tasks
+from backprop.vector_graph import vector_graph
 
 matplotlib.use("Agg")
 MINUS = "\N{MINUS SIGN}"
@@ -82,6 +85,15 @@ def neuron():
             {k: v.grad for k, v in nodes.items()}, loss)
 
 
+def network(n, d_in, hidden, out=1):
+    """The shapes of X, W1, b1, W2, b2 and y in a network like the one
+    the chapter checks against autograd (32 examples, 5-8-1)."""
+    return {"X": torch.Size([n, d_in]), "W1": torch.Size([hidden, d_in]),
+            "b1": torch.Size([hidden]), "W2": torch.Size([out, hidden]),
+            "b2": torch.Size([out]),
+            "y": torch.Size([n] if out == 1 else [n, out])}
+
+
 def every_figure():
     """Every figure function of the book, on small data with negative
     numbers where its figure can show them."""
@@ -96,6 +108,7 @@ def every_figure():
             for mode in ("fan_in", "fan_out")}
     return {
         "numeric": diagrams.numeric_graph(values, grads),
+        "vector": vector_graph(network(32, 5, 8)),
         "engine": diagrams.value_graph(loss, {}),
         "blame": figures.blame_flow([3, 4, 4, 1], deltas),
         "outer": figures.outer_product(deltas[1], acts[1]),
@@ -208,3 +221,101 @@ def test_numeric_graph_sets_gradients_apart_from_values_without_colour():
     keys = {t.get_text().split(",")[0]: t.get_style()
             for t in fig.axes[0].texts if "each edge" in t.get_text()}
     assert keys == {"forward": "normal", "backward": "italic"}  # the key
+
+
+# ---- the network at vector level -------------------------------------------
+
+def _times(*dims):
+    return " \N{MULTIPLICATION SIGN} ".join(str(d) for d in dims)
+
+
+def test_vector_graph_gives_every_gradient_the_shape_of_its_tensor():
+    # shapes unlike the chapter's, with two outputs: a shape typed into
+    # the drawing, rather than read from its argument, would show
+    n, d_in, hidden, out = 7, 3, 4, 2
+    fig = vector_graph(network(n, d_in, hidden, out))
+    tensors = {"X": _times(n, d_in), "W1": _times(hidden, d_in),
+               "b1": _times(hidden), "Z1": _times(n, hidden),
+               "A1": _times(n, hidden), "W2": _times(out, hidden),
+               "b2": _times(out), "Z2": _times(n, out),
+               "y": _times(n, out), "L": "scalar"}
+    shape = re.compile(r"\d+( \N{MULTIPLICATION SIGN} \d+)*|scalar")
+    name = re.compile(r"\{\\?(\w+)\}\^\{\((\d)\)\}")  # W^{(1)}: W1
+    upright, named, gradients = [], {}, {}
+    for text in fig.axes[0].texts:
+        lines = text.get_text().split("\n")
+        sizes = [line for line in lines if shape.fullmatch(line)]
+        if not sizes:
+            continue  # a node or the key
+        (size,) = sizes
+        (symbol,) = [line for line in lines if line != size] or [""]
+        key = "".join(name.search(symbol).groups()) if symbol else None
+        if text.get_style() == "italic":  # a gradient: dL/d(it), or Delta
+            assert text.get_color() == style.VERMILLION
+            assert key and ("Delta" in key or r"\partial L/" in symbol)
+            gradients[key.replace("Delta", "Z")] = size
+        else:
+            assert text.get_color() == style.BLUE
+            upright.append(size)
+            if key:
+                named[key] = size
+    # every tensor's shape on its forward edge, the intermediate ones by
+    # name; beside every parameter and activation, its gradient's shape
+    assert Counter(upright) == Counter(tensors.values())
+    assert named == {k: tensors[k] for k in ("Z1", "A1", "Z2")}
+    assert gradients == {k: tensors[k] for k in tensors
+                         if k not in ("X", "y", "L")}
+    arrows = [a.arrow_patch for a in fig.axes[0].texts
+              if isinstance(a, Annotation)]
+    dashed = [a for a in arrows if a.get_linestyle() == "--"]
+    assert len(dashed) == len(gradients) + 1  # and the key's
+    assert {a.get_edgecolor() for a in dashed} == {
+        matplotlib.colors.to_rgba(style.VERMILLION)}
+
+
+# As in test_backprop_chapter.py: a label nearer than this (in points, as
+# printed) to a line, an arrowhead or a shape reads as touching it.
+CLEAR = 2.5
+
+
+@pytest.mark.parametrize("dpi", [110, 200])
+@pytest.mark.parametrize("shapes", [network(32, 5, 8), network(7, 3, 4, 2)],
+                         ids=["chapter", "small"])
+def test_vector_graph_labels_touch_no_line_box_or_other_label(shapes, dpi):
+    fig = vector_graph(shapes)
+    assert fig.get_figwidth() == pytest.approx(diagrams.DRAWN)  # print size
+    fig.set_dpi(dpi)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    clear = CLEAR * dpi / 72  # in pixels
+    texts = [t for t in ax.texts if t.get_text()]  # not the arrows
+    assert min(t.get_fontsize() for t in texts) >= 8
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
+    nodes = [p.get_window_extent(renderer) for p in ax.patches]
+    for (a, box), (b, other) in itertools.combinations(boxes, 2):
+        assert not box.padded(1).overlaps(other), (a, b)
+    for label, box in boxes:
+        mid = ((box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2)
+        around = [n for n in nodes if n.contains(*mid)]
+        if around:  # a node's own text: inside it, clear of its border
+            (node,) = around
+            inner = node.padded(-clear)
+            assert inner.fully_contains(box.x0, box.y0), label
+            assert inner.fully_contains(box.x1, box.y1), label
+        assert not [n for n in nodes if n not in around
+                    and n.overlaps(box.padded(clear))], label
+    # every line and arrow, sampled every half pixel along its middle,
+    # keeps CLEAR points from every text
+    drawn = [a.arrow_patch for a in ax.texts if isinstance(a, Annotation)]
+    for artist in drawn + ax.lines:
+        path = artist.get_transform().transform_path(artist.get_path())
+        for corners in path.to_polygons(closed_only=False):
+            steps = [np.linspace(p, q, int(np.hypot(*(q - p)) * 2) + 2)
+                     for p, q in zip(corners, corners[1:])]
+            points = np.concatenate(steps)
+            for label, box in boxes:
+                near = box.padded(clear)
+                hit = ((points[:, 0] > near.x0) & (points[:, 0] < near.x1)
+                       & (points[:, 1] > near.y0) & (points[:, 1] < near.y1))
+                assert not hit.any(), label

@@ -613,3 +613,11 @@ def test_quartos_own_preview_serves_the_same_book_and_shows_an_edit(
     finally:
         preview.terminate()
         preview.wait()
+
+
+@needs_quarto
+def test_no_page_shows_an_inline_expression_unevaluated(render_log):
+    # an inline `{python} x` split over two source lines is not run, and
+    # its code is printed as it stands
+    for path in pages():
+        assert "{python}" not in path.read_text(encoding="utf-8"), path.name

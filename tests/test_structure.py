@@ -271,9 +271,9 @@ def test_notebook_numbering_follows_the_book(render_log):
     numbers = book_numbers(BUILD)  # Quarto's, from the test build
     # the preface is unnumbered; the chapters are numbered in the list's
     # order, whatever is added to it
-    labels = [re.search(r"^# .*\{#(sec-[\w-]+)\}", path.read_text(),
+    labels = [re.search(r"^# .*\{#(sec-[\w-]+)[^}]*\}", path.read_text(),
                         re.MULTILINE) for path in qmd.chapters()]
-    labels = [m.group(1) for m in labels if m]
+    labels = [m.group(1) for m in labels if m and ".unnumbered" not in m[0]]
     assert [numbers[label] for label in labels] == [
         str(n) for n in range(1, len(labels) + 1)]
     # inside a chapter: sections, exercises, equations, figures from 1
@@ -285,8 +285,10 @@ def test_notebook_numbering_follows_the_book(render_log):
     assert numbers["exr-float32"] == f"{ch['deep']}.1"
     assert numbers["eq-descent"] == numbers["fig-numeric"] == numbers[
         "exr-by-hand"] == numbers["alg-backprop"] == f"{ch['backprop']}.1"
+    unnumbered = {m for path in qmd.chapters() for m in re.findall(
+        r"\{#(sec-[\w-]+)[^}]*\.unnumbered", path.read_text())}
     referable = {x for x in all_labels() if CROSSREF.match("@" + x)}
-    assert set(numbers) == referable  # every cross-reference target
+    assert set(numbers) == referable - unnumbered  # every numbered target
 
 
 def test_math_has_no_negative_thin_spaces():
@@ -503,3 +505,34 @@ def test_a_draft_outside_the_list_is_named_in_one_line(tmp_path):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "chapters/draft.qmd" in lines[0]
     assert "one.qmd" not in lines[0]
+
+
+# ---- the glossary ----------------------------------------------------------
+
+GLOSSARY_LINK = re.compile(r"\[([^\[\]]+)\]\(\.\./glossary\.qmd#([\w-]+)\)")
+
+
+def chapters_prose():
+    """The chapters' Markdown in reading order, headings and fenced div
+    lines (which carry fig-alt) blanked: the text a reader meets."""
+    return "\n".join(
+        "\n".join("" if line.startswith(("#", ":::")) else line
+                  for line in cell.source.split("\n"))
+        for path in CHAPTERS if path.parent.name == "chapters"
+        for cell in qmd.read_qmd(path)[1] if cell.kind == "markdown")
+
+
+def test_each_glossary_term_is_linked_from_its_first_use():
+    entries = re.findall(r"^\[[^\]]+\]\{#(gloss-[\w-]+)\}$", (
+        ROOT / "glossary.qmd").read_text(), re.MULTILINE)
+    prose = chapters_prose()
+    links = list(GLOSSARY_LINK.finditer(prose))
+    assert {m[2] for m in links} == set(entries)  # each term, no dead link
+    for entry in entries:
+        link = next(m for m in links if m[2] == entry)
+        words = re.sub(r"[*`]", "", link[1]).split()
+        first = re.search(r"(?<![\w-])" + r"\s+".join(map(re.escape, words))
+                          + r"(?![\w-])", prose, re.IGNORECASE)
+        assert link.start() < first.start() < link.end(), (
+            f"{entry}: '{' '.join(words)}' is used before its link, in "
+            f"…{prose[max(first.start() - 60, 0):first.end()]}")

@@ -4,15 +4,23 @@ is right already, and what is not yet, without the solution.
 
 Pure Python, no torch: the engine's checks (chapter 2's `Value`) and
 the cross-entropy's blame compare with central finite differences. The
-checks of the pencil exercises are in checks_pencil.py, and can be
-imported from here; the checks whose reference is torch are in
-checks_torch.py.
+checks of the pencil exercises are in checks_pencil.py (chapter 1) and
+checks_companion.py (chapter 4), and can be imported from here; the
+checks whose reference is torch are in checks_torch.py.
 """
 
 import math
 import random
 
-from backprop.checks_pencil import (  # noqa: F401 (the chapters import them here)
+from backprop.checks_companion import (  # noqa: F401 (the chapters' imports)
+    ACCUMULATE,
+    CLIP,
+    ORDER,
+    check_accumulate,
+    check_clip,
+    check_order,
+)
+from backprop.checks_pencil import (  # noqa: F401
     BY_HAND,
     NETWORK,
     check_by_hand,
@@ -184,11 +192,11 @@ def check_micro_mlp(train_xor, seed=6050):
 
 
 @check
-def check_softmax(blame):
-    """Exercise softmax: blame(a, y) = dL/dz of the binary cross-entropy
-    L = -y log a - (1 - y) log(1 - a), with a = sigmoid(z), at four
-    chosen a and sixteen drawn ones. A slip is named only when the reply
-    is its formula at every one of them, to a relative 1e-6."""
+def check_cross_entropy(blame):
+    """Exercise cross-entropy: blame(a, y) = dL/dz of the binary
+    cross-entropy L = -y log a - (1 - y) log(1 - a), with a = sigmoid(z),
+    at four chosen a and sixteen drawn ones. A slip is named only when
+    the reply is its formula at every one of them, to a relative 1e-6."""
     points = drawn((0.99, 0.3, 0.7, 0.05), 0.01, 0.99, n=16)
     slips = [("that is the half squared error's (a - y) sigma'(z)",
               lambda a, y: (a - y) * a * (1 - a)),

@@ -13,6 +13,7 @@ from backprop.verdicts import (
     close,
     digits_hint,
     given,
+    graded,
     matches,
     number,
     to_digits,
@@ -111,3 +112,118 @@ def check_xavier(xavier_std, he_std, needed_std, n=64):
             "comes from the gate left unsquared: E[sigma'^2] squares it"
             if gate else f"is {digits_hint(got, said)}" if said else
             "is not right yet")
+
+
+# Exercise adam's numbers: the chapter prints them and its solution works
+# them, and the check grades against them, from here only.
+ADAM = {"lr": 1e-3, "eps": 1e-8, "g": 2e-9, "tiny_eps": 1e-30}
+
+
+def _adam_first_step(g, lr, eps):
+    """The size of torch.optim.Adam's first step on one weight whose
+    gradient is g, with PyTorch's default betas: the reference, which is
+    PyTorch's own code, not the formula the solution uses."""
+    w = torch.zeros(1, dtype=torch.float64, requires_grad=True)
+    optimizer = torch.optim.Adam([w], lr=lr, eps=eps)
+    w.grad = torch.full_like(w, g)
+    optimizer.step()
+    return -w.item()
+
+
+@check
+def check_adam(step, half_at, tiny_step):
+    """Exercise adam: Adam's first step for the gradient ADAM["g"], the
+    |g| at which the first step is half the learning rate, and the first
+    step with eps = ADAM["tiny_eps"]; each to three significant digits,
+    against torch.optim.Adam."""
+    a = ADAM
+    want = _adam_first_step(a["g"], a["lr"], a["eps"])
+    beta1, beta2 = 0.9, 0.999  # PyTorch's defaults, for the slips below
+    corrected = ("before the step Adam divides m by 1 - beta1^t and v by "
+                 "1 - beta2^t: work out m_hat and v_hat after one step")
+    slips = [  # what a wrong formula gives, and what to say to it
+        (a["lr"], "that is the step without eps: here eps is not small "
+         "beside sqrt(v_hat)"),
+        (a["lr"] * a["g"] / (a["g"]**2 + a["eps"]) ** 0.5, "eps is added "
+         "after the square root, to sqrt(v_hat), not to v_hat"),
+        *[(a["lr"] * m * a["g"] / ((v * a["g"]**2) ** 0.5 + a["eps"]),
+           corrected) for m, v in [(1 - beta1, 1 - beta2), (1, 1 - beta2),
+                                   (1 - beta1, 1)]],
+        (a["lr"] * a["g"] / a["eps"], "sqrt(v_hat) = |g| is not "
+         "negligible beside eps here")]
+    # the step is lr / 2 where |g| = eps: bisect torch's step in log |g|
+    low, high = -20.0, 0.0
+    while high - low > 1e-12:
+        mid = (low + high) / 2
+        low, high = ((mid, high) if _adam_first_step(
+            10**mid, a["lr"], a["eps"]) < a["lr"] / 2 else (low, mid))
+    for name, got, answer, named in [
+            ("my_step", step, want, slips),
+            ("my_half_at", half_at, 10**high,
+             [(a["eps"] / 2, "at that |g| the step is a third of the "
+               "learning rate"), (a["lr"] / 2, "that is the step, not the "
+               "gradient that gives it")]),
+            ("my_tiny_step", tiny_step,
+             _adam_first_step(a["g"], a["lr"], a["tiny_eps"]),
+             [(a["lr"] * a["g"] / a["tiny_eps"], "sqrt(v_hat) = |g| is far "
+               "larger than this eps: it, not eps, divides the step"),
+              (a["lr"] * (1 - beta1) / (1 - beta2) ** 0.5, corrected)])]:
+        yield graded(name, got, answer, named)
+
+
+@check
+def check_residual(residual_norms, depths=(30, 4), batch=16):
+    """Exercise residual: residual_norms(x, hidden, head) -> the norm of
+    dL/dW for each hidden layer, first to last, of the network h <- h +
+    sigmoid(h W^T), with L the mean of the last layer's output as in
+    @sec-depth; against torch.autograd on the check's own networks, of
+    two depths and seeds."""
+    from backprop.depth import build_mlp  # the check's own networks
+
+    def norms(x, hidden, head, skip=True, mean=True):
+        h = x
+        for W in hidden:
+            h = (h if skip else 0) + torch.sigmoid(h @ W.T)
+        out = h @ head.T
+        loss = out.mean() if mean else out.sum()
+        return [g.norm().item() for g in torch.autograd.grad(loss, hidden)]
+
+    for depth in depths:
+        x, hidden, head = build_mlp(depth, batch=batch, seed=6050 + depth)
+        want = norms(x, hidden, head)
+        shown = f"my_residual_norms on a {depth}-layer network"
+        got, again = (_norms(shown, call(shown, residual_norms, x, hidden,
+                                          head), depth) for _ in range(2))
+        if not all(close(g, h, 1e-9) for g, h in zip(got, again)):
+            raise NotYet(f"{shown}, called twice on one network, returns "
+                         "other norms the second time: does it add into a "
+                         ".grad that the first call left? Clear it first, or"
+                         " use torch.autograd.grad")
+        same = all(close(g, w, 1e-6) for g, w in zip(got, want))
+        slips = [(want[::-1], "these are the norms from the last layer to "
+                  "the first: return them first to last"),
+                 ([w * w for w in want], "these are squared norms"),
+                 (norms(x, hidden, head, skip=False), "these are the plain "
+                  "network's norms: add each layer's input h to its output"),
+                 (norms(x, hidden, head, mean=False), "these belong to the "
+                  "sum of the outputs: L is their mean")]
+        slip = next((say for values, say in slips if all(
+            close(g, w, 1e-6) for g, w in zip(got, values))), None)
+        yield same, f"{shown}: " + (
+            "every layer's norm is right" if same else
+            "not right yet: " + (slip or "compare your forward pass with "
+                                 "h <- h + sigmoid(h W^T), and return each "
+                                 "gradient's norm, as g.norm() gives it"))
+
+
+def _norms(shown, got, depth):
+    """The reply's norms as floats, one per hidden layer."""
+    try:
+        got = [given(f"norm {i + 1}", g) for i, g in enumerate(got)]
+    except TypeError:
+        raise NotYet(f"{shown} returns a {type(got).__name__}: return a "
+                     "list of numbers, one per hidden layer") from None
+    if len(got) != depth:
+        raise NotYet(f"{shown} returns {len(got)} norms: return one per "
+                     f"hidden layer, {depth}")
+    return got

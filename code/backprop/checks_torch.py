@@ -15,8 +15,11 @@ from backprop.checks_autograd import (  # noqa: F401 (the chapters import them h
     check_zero_grad,
 )
 from backprop.checks_deep import (  # noqa: F401
+    ADAM,
+    check_adam,
     check_float32,
     check_leaky,
+    check_residual,
     check_xavier,
 )
 from backprop.tasks import example_network, xor_problem

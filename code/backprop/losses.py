@@ -27,3 +27,18 @@ def first_layer_blame(x, hidden, head, targets=None):
     return {"agreement": torch.maximum(positive, 1 - positive).mean().item(),
             "ratio": norms[1] / norms[0], "span": norms[-1] / norms[0],
             "grads": grads[:-1]}
+
+
+def over_draws(build, seeds, depth=30):
+    """first_layer_blame for other draws of the network, build(depth,
+    seed=...) (depth.build_mlp), each with standard normal targets of its
+    own: {seed: {"mean output": ..., "squared error": ...}}."""
+    draws = {}
+    for seed in seeds:
+        x, hidden, head = build(depth, seed=seed)
+        gen = torch.Generator().manual_seed(9000 + seed)  # another stream
+        targets = torch.randn(len(x), 1, dtype=x.dtype, generator=gen)
+        draws[seed] = {"mean output": first_layer_blame(x, hidden, head),
+                       "squared error": first_layer_blame(x, hidden, head,
+                                                          targets)}
+    return draws

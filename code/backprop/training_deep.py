@@ -1,7 +1,7 @@
 """Chapter 3's training run: does a poor start matter once the networks
-of the depth experiment are trained? Each network of build_mlp (depth.py,
-which the chapter shows and passes in: this module does not import it)
-fits the same target by the mean squared error; the run keeps the loss
+of the depth experiment are trained? Each network of build_mlp
+(depth.py), which the chapter passes in, fits the same target by the
+mean squared error; the run keeps the loss
 and every layer's gradient norm at every step, and draws them.
 """
 
@@ -71,10 +71,32 @@ def figure(runs):
         ax.set_title(title, fontsize="medium")
         ax.set_xlabel("step")
     best = next(iter(runs.values()))["constant"]
-    axes[0].axhline(best, color=style.GREY, lw=0.8)
+    # on top of the runs, finely dotted and labelled on a white ground:
+    # one run ends on it, and it must stay visible in grey print too
+    axes[0].axhline(best, color=style.BLACK, lw=0.9, ls=(0, (1, 1.5)),
+                    zorder=5)
     axes[0].annotate("best constant", xy=(1, best), xycoords=(
-        "axes fraction", "data"), xytext=(0, 4), textcoords="offset points",
-        ha="right", fontsize="small")
+        "axes fraction", "data"), xytext=(-2, 6), textcoords="offset points",
+        ha="right", va="bottom", zorder=6, bbox={"fc": "white", "ec": "none",
+                                                "pad": 1})
+    # two columns keep the figure within the printed text block, so
+    # that its labels print at full size
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower "
-               "center", ncols=len(runs), fontsize="small")
+               "center", ncols=2)
     return fig
+
+
+def plateau_end(run):
+    """The first step whose loss is below 0.99 of the best constant's,
+    or None if the run stays on the constant's plateau."""
+    return next((i for i, v in enumerate(run["losses"])
+                 if v < 0.99 * run["constant"]), None)
+
+
+def output_step_limit(top):
+    """The largest stable step of gradient descent on the output row
+    alone, given the last hidden layer's activations: 2 over the largest
+    eigenvalue of the mean squared error's Hessian in that row, 2 top^T
+    top / batch."""
+    curvature = 2 * top.T @ top / len(top)
+    return 2 / torch.linalg.eigvalsh(curvature).max().item()

@@ -1,10 +1,8 @@
-"""The verdicts of the exercises' checks (checks*.py): one message for
-a student working alone, which says what is right already and what is
-not yet, without the solution. A check is a generator of (passed,
-sentence) lines, made into a function that returns a Verdict by @check.
-Here too: the one rule of significant digits that the number checks
-grade by (to_digits), and the lines that check one new operation on
-chapter 2's Values. Pure Python, so that it also runs in the page.
+"""The verdicts of the exercises' checks (checks*.py): what is right
+already and what is not yet, without the solution. A check yields
+(passed, sentence) lines; @check makes it return a Verdict. Here too:
+the one rule of significant digits (to_digits, graded), and the lines
+that check a new operation on Values. Pure Python: it runs in the page.
 """
 
 import functools
@@ -142,8 +140,7 @@ def _written(x):
 
 
 def significant(x):
-    """The significant digits of x as written: 3 for -0.0731 and 7.45e-08,
-    1 for 0.5 and 100.0."""
+    """Significant digits of x as written: 3 for -0.0731, 1 for 100.0."""
     return len(_written(x).normalize().as_tuple().digits)
 
 
@@ -173,8 +170,8 @@ def digits_hint(x, said):
     if said == "right":
         return "right to three significant digits" + _rounding(x)
     return "close, but not to three significant digits" + (
-        f": {x} is right to {('one', 'two')[significant(x) - 1]}, and "
-        f"{x:#.3g} would not be" if said == "fewer" else _rounding(x))
+        f": {x} is right to {('one', 'two')[significant(x) - 1]} only, and"
+        f" to three it is not {x:#.3g}" if said == "fewer" else _rounding(x))
 
 
 def matches(x, value, fewest=2):
@@ -211,10 +208,24 @@ def to_digits(x, want, digits=3, units=3):
     return "rounding" if abs(mine - answer) <= units * unit else None
 
 
+def graded(name, got, want, slips=()):
+    """(passed, sentence) for one number, by to_digits. slips: (value,
+    what to say), the wrong sign added; a value names its slip at any
+    digits or to float32's rounding, unless the reply has fewer digits."""
+    got = given(name, got)
+    said = to_digits(got, want)
+    slips = [*slips, (-want, "it has the wrong sign")] if want else slips
+    slip = next((say for value, say in slips if matches(
+        got, value, fewest=1) or close(got, value, 1e-6)), None)
+    return said == "right", f"{name} = {got} is " + (
+        digits_hint(got, said) if said in ("right", "fewer") else
+        f"not right yet: {slip}" if slip else
+        digits_hint(got, said) if said else "not right yet")
+
+
 def drawn(fixed, low, high, n=9, seed=6050):
-    """The points fixed, then n more drawn from U(low, high) by a seeded
-    generator, to three decimals: a reply right at the fixed ones only
-    is wrong at the drawn ones."""
+    """The points fixed, then n drawn from U(low, high), seeded, to three
+    decimals: a reply right at the fixed ones only fails at the rest."""
     rng = random.Random(seed)
     return tuple(fixed) + tuple(round(rng.uniform(low, high), 3)
                                 for _ in range(n))

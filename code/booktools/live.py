@@ -45,6 +45,8 @@ PACKAGE = {"backprop/__init__.py": None,  # empty: the real one needs torch
            "backprop/checks.py": ROOT / "code/backprop/checks.py",
            "backprop/checks_pencil.py":
                ROOT / "code/backprop/checks_pencil.py",
+           "backprop/checks_companion.py":
+               ROOT / "code/backprop/checks_companion.py",
            "backprop/verdicts.py": ROOT / "code/backprop/verdicts.py",
            "live.py": ROOT / "explorers/live.py"}
 # Served beside the runtime: MPL-2.0 asks that its readers can find out

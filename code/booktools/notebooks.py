@@ -155,6 +155,10 @@ def _plain_markdown(text, numbers):
         lambda m: f"{m.group(1)} {numbers[m.group(3)]} {m.group(2)}"
         if m.group(3) in numbers else m.group(0), text, flags=re.MULTILINE)
     text = re.sub(r"\s*\{[#.][^}]*\}", "", text)  # {#sec-x}, {.unnumbered}
+    # a link to another page of the book, such as the glossary's entry
+    # for a term, keeps its words: a notebook has no such page beside it
+    text = re.sub(r"\[([^\[\]]*)\]\([^()\s]*\.qmd(?:#[\w-]+)?\)", r"\1",
+                  text)
 
     def ref(match):
         label = match.group(1)

@@ -46,8 +46,8 @@ def left_out(root="."):
     with open(os.path.join(root, "_quarto.yml"), encoding="utf-8") as f:
         config = "\n".join(line.split("#")[0] for line in f)  # no comments
     drafts = [name for name in sorted(os.listdir(folder))
-              if name.endswith(".qmd")
-              and f"chapters/{name}" not in config]
+              if name.endswith(".qmd") and not name.startswith("_")
+              and f"chapters/{name}" not in config]  # _x.qmd: an include
     return [f"chapters/{name}" for name in drafts]
 
 
