@@ -748,7 +748,7 @@ def test_xavier_stds_of_another_width_are_judged_by_their_rounding():
         f"  ✗ He's std, {(2 / 65) ** 0.5}, is not right yet"]
     said = str(checks_torch.check_xavier(0.125, 0.18, 0.5))  # 2 digits
     assert "  ✗ He's std, 0.18, is close, but not to three significant " \
-        "digits: 0.18 is right to two only, and to three it is not 0.180" in (
+        "digits: 0.18 is right to two only; give three" in (
             said)
 
 

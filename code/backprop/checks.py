@@ -28,6 +28,7 @@ from backprop.checks_pencil import (  # noqa: F401
 )
 from backprop.verdicts import (
     NotYet,
+    attempt,
     call,
     central_difference,
     check,
@@ -35,7 +36,6 @@ from backprop.verdicts import (
     drawn,
     given,
     number,
-    operation_lines,
 )
 
 
@@ -55,6 +55,75 @@ def _engine_sound(Value):
                      f"the gradients ({a.grad}, {b.grad}), not (4, 2): run "
                      "the engine's cell as the book has it (on the page, "
                      "Reset it), then this check")
+
+
+# ---- one new operation on chapter 2's Values -------------------------------
+
+def operation_lines(form, op, Value, reference, points):
+    """(passed, sentence) lines for one new operation on Values: its
+    value, its gradient with an upstream gradient of 2, and whether two
+    uses of it add up. form: how it is called, "power({}, 3");
+    reference: the same function on floats."""
+    outs = []
+    for x in points:
+        out = call(form.format(f"Value({x})"), op, Value(x))
+        if not isinstance(out, Value):
+            raise NotYet(f"{form.format(f'Value({x})')} returns a "
+                         f"{type(out).__name__}, not a Value")
+        outs.append(out)
+    name = form.format("v")
+    at = f"{len(points)} points from {min(points)} to {max(points)}"
+    wrong = [(x, o.data) for x, o in zip(points, outs)
+             if not close(o.data, reference(x))]
+    yield (not wrong, f"{name} has the right value at {at}" if not
+           wrong else f"{form.format(f'Value({wrong[0][0]})')}.data is "
+           f"{number(wrong[0][1])}; it should be "
+           f"{number(reference(wrong[0][0]))}")
+    problems = []
+    for x in points:
+        v, once = Value(x), Value(x)
+        attempt(f"backward() through {name}", (op(v) * 2.0).backward)
+        attempt(f"backward() through {name}", op(once).backward)
+        got, want = v.grad / 2, central_difference(reference, x)
+        if not close(got, want, 1e-5, 1e-7):
+            hint = (" (v.grad stays 0: does the new Value list v among its"
+                    " parents, and set its push_grad?)" if got == 0 else
+                    " (the same as with an upstream gradient of 1: does "
+                    "push_grad multiply by out.grad?)" if close(
+                        v.grad, once.grad, 1e-9) else "")
+            problems.append(f"with an upstream gradient of 2, v.grad at v = "
+                            f"{x} should be {number(2 * want)} (twice the "
+                            f"slope of {name}, by finite differences); "
+                            f"your engine gives {number(v.grad)}{hint}")
+    yield (not problems, problems[0] if problems else
+           f"the gradient of {name} matches finite differences, "
+           "with an upstream gradient of 2")
+    # through a chain: backward() must reach the Values before v
+    w, b, chain = Value(points[0] / 4), Value(points[0] / 2), form.format(
+        "w * 2 + b")
+    attempt(f"backward() through {chain}", lambda: op(w * 2.0 + b).backward())
+    slope = central_difference(reference, points[0])
+    chained = close(w.grad, 2 * slope, 1e-5, 1e-7) and close(b.grad, slope,
+                                                             1e-5, 1e-7)
+    yield (chained, f"through {chain}, w.grad and b.grad match finite "
+           "differences" if chained else f"{chain} at w = {w.data}, b = "
+           f"{b.data}: w.grad is {number(w.grad)}, not {number(2 * slope)} "
+           "(twice the slope, by finite differences)" + (
+               "; backward() reaches w only through the new Value's "
+               "parents: does it list v among them?" if w.grad == 0 else ""))
+    once, twice = Value(points[0]), Value(points[0])
+    attempt(f"backward() through {name}", op(once).backward)
+    attempt(f"backward() through {name} + {name}",
+            (op(twice) + op(twice)).backward)
+    if once.grad == 0:  # 2 x 0 = 0 would pass, and prove nothing
+        yield (False, f"whether {name} + {name} adds both gradients into "
+               "v.grad shows once v.grad is no longer 0")
+        return
+    adds = close(twice.grad, 2 * once.grad, 1e-9, 1e-12)
+    yield (adds, f"{name} + {name} adds both gradients into v.grad" if adds
+           else f"{name} + {name} at v = {points[0]}: v.grad is "
+           f"{number(twice.grad)}, not twice {number(once.grad)}: does "
+           "push_grad add to v.grad (+=), rather than set it?")
 
 
 @check

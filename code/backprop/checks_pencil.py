@@ -76,7 +76,8 @@ def check_by_hand(dL_dw, dL_db):
             return True, f"dL/d{name} = {x} is {digits_hint(x, said)}"
         open_ = [(v, h) for v, h, both in slips[name]
                  if not (both and other_right)]
-        exact = next((h for v, h in open_ if matches(x, v, 3)), None)
+        exact = next((h for v, h in open_ if matches(x, v, 3)
+                      or close(x, v, 1e-6)), None)
         if said == "fewer":  # the answer to fewer digits, whatever else
             hint = digits_hint(x, said)
         elif exact:  # a slip of method, which more digits would not fix
@@ -265,7 +266,8 @@ def check_network(delta2, delta1, dW2, dW1):
             continue
         earlier = follows(name, mine)
         slip = next((h for values, h in slips[name] if all(
-            matches(g, v, 3) for g, v in zip(mine, values))), None)
+            matches(g, v, 3) or close(g, v, 1e-6)  # digits, or pasted
+            for g, v in zip(mine, values))), None)
         first = next(i for i, s in enumerate(said) if s != "right")
         if all(s in ("right", "fewer") for s in said):
             hint = digits_hint(mine[first], "fewer")

@@ -2,7 +2,8 @@
 
 Each ReLU layer multiplies the variance of the signal by about
 n_in * Var(w) / 2 (ReLU halves the second moment E[x^2] of a symmetric
-input), so a scale that misses 2 / n_in compounds exponentially with depth.
+input), so a scale that misses 2 / n_in compounds exponentially with
+depth.
 A weight std is a function of the layer's fan-in and fan-out, like the
 schemes in INIT_STD of depth.py.
 """

@@ -20,11 +20,13 @@ def first_layer_blame(x, hidden, head, targets=None):
         zs.append(h @ W.T)
         h = torch.sigmoid(zs[-1])
     out = h @ head.T
-    loss = out.mean() if targets is None else (out - targets).pow(2).mean()
+    loss = (out.mean() if targets is None
+            else (out - targets).pow(2).mean())
     grads = torch.autograd.grad(loss, hidden + [zs[0]])
     positive = (grads[-1] > 0).double().mean(dim=0)  # per unit
     norms = [g.norm().item() for g in grads[:-1]]
-    return {"agreement": torch.maximum(positive, 1 - positive).mean().item(),
+    agreement = torch.maximum(positive, 1 - positive).mean().item()
+    return {"agreement": agreement,
             "ratio": norms[1] / norms[0], "span": norms[-1] / norms[0],
             "grads": grads[:-1]}
 

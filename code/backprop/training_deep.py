@@ -31,7 +31,8 @@ def train_depth(activation, network, optimizer="sgd", steps=300,
     output row), how far each layer's weights moved in all (the norm of
     the change) and the best constant's loss."""
     x, hidden, head = network
-    params = [p.detach().clone().requires_grad_() for p in hidden + [head]]
+    params = [p.detach().clone().requires_grad_()
+              for p in hidden + [head]]
     hidden = params[:-1]
     start = [p.detach().clone() for p in params]
     step = {"sgd": torch.optim.SGD, "adam": torch.optim.Adam}[optimizer](
@@ -62,7 +63,8 @@ def figure(runs):
     depth = next(iter(runs.values()))["norms"].shape[1] - 1
     panels = [("loss", lambda r: r["losses"]),
               ("gradient norm, layer 1", lambda r: r["norms"][:, 0]),
-              (f"gradient norm, layer {depth}", lambda r: r["norms"][:, -2])]
+              (f"gradient norm, layer {depth}",
+               lambda r: r["norms"][:, -2])]
     for ax, (title, series) in zip(axes, panels):
         for look, (name, run) in zip(style.SERIES, runs.items()):
             values = series(run)
@@ -71,14 +73,13 @@ def figure(runs):
         ax.set_title(title, fontsize="medium")
         ax.set_xlabel("step")
     best = next(iter(runs.values()))["constant"]
-    # on top of the runs, finely dotted and labelled on a white ground:
-    # one run ends on it, and it must stay visible in grey print too
-    axes[0].axhline(best, color=style.BLACK, lw=0.9, ls=(0, (1, 1.5)),
-                    zorder=5)
-    axes[0].annotate("best constant", xy=(1, best), xycoords=(
-        "axes fraction", "data"), xytext=(-2, 6), textcoords="offset points",
-        ha="right", va="bottom", zorder=6, bbox={"fc": "white", "ec": "none",
-                                                "pad": 1})
+    # a wide pale band behind the runs: one run ends on it, and it must
+    # stay apart from every run's line in grey print too
+    axes[0].axhline(best, color=style.GREY, alpha=0.45, lw=5, zorder=0.5)
+    axes[0].annotate("best constant", xy=(0.04, best),
+                     xycoords=("axes fraction", "data"), xytext=(0, 5),
+                     textcoords="offset points", va="bottom", zorder=6,
+                     bbox={"fc": "white", "ec": "none", "pad": 1})
     # two columns keep the figure within the printed text block, so
     # that its labels print at full size
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower "

@@ -41,7 +41,7 @@ def vector_graph(shapes):
                       r"$+\,\mathbf{b}^{(1)}$", 0.33, 0.22),
              "sig": (2.36, 0, r"$\sigma$", 0.17, None),
              "lin2": (3.6, 0, r"$\mathbf{A}^{(1)}\mathbf{W}^{(2)\top}$" "\n"
-                      r"$+\,\mathbf{b}^{(2)}$", 0.37, 0.22),
+                      r"$+\,\mathbf{b}^{(2)}$", 0.4, 0.22),
              "mse": (5.1, 0, "mean squared\nerror", 0.53, 0.22),
              "L": (5.1, 1.08, "$L$", 0.15, 0.13),
              "y": (5.1, -1.08, r"$\mathbf{y}$", 0.16, 0.13),

@@ -1,8 +1,8 @@
 """The verdicts of the exercises' checks (checks*.py): what is right
 already and what is not yet, without the solution. A check yields
 (passed, sentence) lines; @check makes it return a Verdict. Here too:
-the one rule of significant digits (to_digits, graded), and the lines
-that check a new operation on Values. Pure Python: it runs in the page.
+the one rule of significant digits (to_digits, graded). Pure Python: it
+runs in the page.
 """
 
 import functools
@@ -170,8 +170,8 @@ def digits_hint(x, said):
     if said == "right":
         return "right to three significant digits" + _rounding(x)
     return "close, but not to three significant digits" + (
-        f": {x} is right to {('one', 'two')[significant(x) - 1]} only, and"
-        f" to three it is not {x:#.3g}" if said == "fewer" else _rounding(x))
+        f": {x} is right to {('one', 'two')[significant(x) - 1]} only; "
+        "give three" if said == "fewer" else _rounding(x))
 
 
 def matches(x, value, fewest=2):
@@ -211,14 +211,19 @@ def to_digits(x, want, digits=3, units=3):
 def graded(name, got, want, slips=()):
     """(passed, sentence) for one number, by to_digits. slips: (value,
     what to say), the wrong sign added; a value names its slip at any
-    digits or to float32's rounding, unless the reply has fewer digits."""
+    digits, or exactly (to float32's rounding) even at fewer digits."""
     got = given(name, got)
     said = to_digits(got, want)
-    slips = [*slips, (-want, "it has the wrong sign")] if want else slips
-    slip = next((say for value, say in slips if matches(
-        got, value, fewest=1) or close(got, value, 1e-6)), None)
+    slips = [(-want, "it has the wrong sign"), *slips] if want else slips
+    exact = next((say for value, say in slips if close(got, value, 1e-6)),
+                 None)  # a slip's value itself, even where it rounds right
+    slip = exact or next((say for value, say in slips
+                          if matches(got, value, fewest=1)), None)
     return said == "right", f"{name} = {got} is " + (
-        digits_hint(got, said) if said in ("right", "fewer") else
+        digits_hint(got, said) if said == "right" else
+        f"not right yet: {exact} (or, if it is the answer rounded, give "
+        "three significant digits)" if exact and said == "fewer" else
+        digits_hint(got, said) if said == "fewer" else
         f"not right yet: {slip}" if slip else
         digits_hint(got, said) if said else "not right yet")
 
@@ -229,72 +234,3 @@ def drawn(fixed, low, high, n=9, seed=6050):
     rng = random.Random(seed)
     return tuple(fixed) + tuple(round(rng.uniform(low, high), 3)
                                 for _ in range(n))
-
-
-# ---- one new operation on chapter 2's Values -------------------------------
-
-def operation_lines(form, op, Value, reference, points):
-    """(passed, sentence) lines for one new operation on Values: its
-    value, its gradient with an upstream gradient of 2, and whether two
-    uses of it add up. form: how it is called, "power({}, 3");
-    reference: the same function on floats."""
-    outs = []
-    for x in points:
-        out = call(form.format(f"Value({x})"), op, Value(x))
-        if not isinstance(out, Value):
-            raise NotYet(f"{form.format(f'Value({x})')} returns a "
-                         f"{type(out).__name__}, not a Value")
-        outs.append(out)
-    name = form.format("v")
-    at = f"{len(points)} points from {min(points)} to {max(points)}"
-    wrong = [(x, o.data) for x, o in zip(points, outs)
-             if not close(o.data, reference(x))]
-    yield (not wrong, f"{name} has the right value at {at}" if not
-           wrong else f"{form.format(f'Value({wrong[0][0]})')}.data is "
-           f"{number(wrong[0][1])}; it should be "
-           f"{number(reference(wrong[0][0]))}")
-    problems = []
-    for x in points:
-        v, once = Value(x), Value(x)
-        attempt(f"backward() through {name}", (op(v) * 2.0).backward)
-        attempt(f"backward() through {name}", op(once).backward)
-        got, want = v.grad / 2, central_difference(reference, x)
-        if not close(got, want, 1e-5, 1e-7):
-            hint = (" (v.grad stays 0: does the new Value list v among its"
-                    " parents, and set its push_grad?)" if got == 0 else
-                    " (the same as with an upstream gradient of 1: does "
-                    "push_grad multiply by out.grad?)" if close(
-                        v.grad, once.grad, 1e-9) else "")
-            problems.append(f"with an upstream gradient of 2, v.grad at v = "
-                            f"{x} should be {number(2 * want)} (twice the "
-                            f"slope of {name}, by finite differences); "
-                            f"your engine gives {number(v.grad)}{hint}")
-    yield (not problems, problems[0] if problems else
-           f"the gradient of {name} matches finite differences, "
-           "with an upstream gradient of 2")
-    # through a chain: backward() must reach the Values before v
-    w, b, chain = Value(points[0] / 4), Value(points[0] / 2), form.format(
-        "w * 2 + b")
-    attempt(f"backward() through {chain}", lambda: op(w * 2.0 + b).backward())
-    slope = central_difference(reference, points[0])
-    chained = close(w.grad, 2 * slope, 1e-5, 1e-7) and close(b.grad, slope,
-                                                             1e-5, 1e-7)
-    yield (chained, f"through {chain}, w.grad and b.grad match finite "
-           "differences" if chained else f"{chain} at w = {w.data}, b = "
-           f"{b.data}: w.grad is {number(w.grad)}, not {number(2 * slope)} "
-           "(twice the slope, by finite differences)" + (
-               "; backward() reaches w only through the new Value's "
-               "parents: does it list v among them?" if w.grad == 0 else ""))
-    once, twice = Value(points[0]), Value(points[0])
-    attempt(f"backward() through {name}", op(once).backward)
-    attempt(f"backward() through {name} + {name}",
-            (op(twice) + op(twice)).backward)
-    if once.grad == 0:  # 2 x 0 = 0 would pass, and prove nothing
-        yield (False, f"whether {name} + {name} adds both gradients into "
-               "v.grad shows once v.grad is no longer 0")
-        return
-    adds = close(twice.grad, 2 * once.grad, 1e-9, 1e-12)
-    yield (adds, f"{name} + {name} adds both gradients into v.grad" if adds
-           else f"{name} + {name} at v = {points[0]}: v.grad is "
-           f"{number(twice.grad)}, not twice {number(once.grad)}: does "
-           "push_grad add to v.grad (+=), rather than set it?")
