@@ -748,7 +748,7 @@ def test_xavier_stds_of_another_width_are_judged_by_their_rounding():
         f"  ✗ He's std, {(2 / 65) ** 0.5}, is not right yet"]
     said = str(checks_torch.check_xavier(0.125, 0.18, 0.5))  # 2 digits
     assert "  ✗ He's std, 0.18, is close, but not to three significant " \
-        "digits: 0.18 is right to two only; give three" in (
+        "digits: 0.18 is the answer to fewer digits; give three" in (
             said)
 
 
@@ -1233,7 +1233,7 @@ def test_second_attack_verdicts():
     assert "blame at z" not in verdict
     # too few digits is said first: -0.07 is dL/dw to one digit
     verdict = str(checks.check_by_hand(-0.07, -0.146))
-    assert "right to one" in verdict and "times x" not in verdict
+    assert "fewer digits" in verdict and "times x" not in verdict
     # a slip at three digits is still named
     assert "blame at z" in str(checks.check_by_hand(-0.146, -0.146))
 

@@ -170,8 +170,8 @@ def digits_hint(x, said):
     if said == "right":
         return "right to three significant digits" + _rounding(x)
     return "close, but not to three significant digits" + (
-        f": {x} is right to {('one', 'two')[significant(x) - 1]} only; "
-        "give three" if said == "fewer" else _rounding(x))
+        f": {x} is the answer to fewer digits; give three" if said ==
+        "fewer" else _rounding(x))
 
 
 def matches(x, value, fewest=2):
@@ -215,10 +215,13 @@ def graded(name, got, want, slips=()):
     got = given(name, got)
     said = to_digits(got, want)
     slips = [(-want, "it has the wrong sign"), *slips] if want else slips
-    exact = next((say for value, say in slips if close(got, value, 1e-6)),
-                 None)  # a slip's value itself, even where it rounds right
-    slip = exact or next((say for value, say in slips
-                          if matches(got, value, fewest=1)), None)
+    # a slip's value itself, even where it rounds right; two that give
+    # the same value are both named, two that merely round alike neither
+    exact = "; or ".join(dict.fromkeys(
+        say for value, say in slips if close(got, value, 1e-6, tol=0)))
+    near = list(dict.fromkeys(say for value, say in slips
+                              if matches(got, value, fewest=1)))
+    slip = exact or (near[0] if len(near) == 1 else None)
     return said == "right", f"{name} = {got} is " + (
         digits_hint(got, said) if said == "right" else
         f"not right yet: {exact} (or, if it is the answer rounded, give "
