@@ -1,4 +1,4 @@
-# Backpropagation, an executable textbook chapter.
+# Backpropagation, an executable textbook.
 #   make setup     virtual environment with the pinned packages (.venv/)
 #   make test      execute every chapter and run the test suite
 #   make book      HTML site, PDF and lecture slides into _book/
