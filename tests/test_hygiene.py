@@ -3,6 +3,7 @@ keep the teaching package free of the build side."""
 
 import ast
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import yaml
 from sources import chapters, read_qmd
 
 from booktools import ROOT
@@ -187,3 +189,24 @@ def test_chapter_lint_sees_unused_imports_and_counts_inline_use(tmp_path):
     found = ruff_chapters([chapter], tmp_path)
     assert found == ["chapter.qmd, cell 'setup', line 1: F401 `json` "
                      "imported but unused"]
+
+
+def test_pages_workflow_names_the_site_in_both_files(tmp_path):
+    # the workflow's own step, run on copies: _quarto.yml gains the two
+    # addresses under book:, CITATION.cff the same two
+    workflow = yaml.safe_load(
+        (ROOT / ".github" / "workflows" / "book.yml").read_text())
+    step = next(s for s in workflow["jobs"]["build"]["steps"]
+                if "site-url" in s.get("run", ""))
+    for name in ("_quarto.yml", "CITATION.cff"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    site, repo = "https://someone.github.io/book/", "https://github.com/a/b"
+    subprocess.run(["bash", "-e", "-c", step["run"]], cwd=tmp_path,
+                   env={**os.environ, "SITE": site, "REPO": repo},
+                   check=True)
+    book = yaml.safe_load((tmp_path / "_quarto.yml").read_text())["book"]
+    cff = yaml.safe_load((tmp_path / "CITATION.cff").read_text())
+    assert (book["site-url"], book["repo-url"]) == (site, repo)
+    assert (cff["url"], cff["repository-code"]) == (site, repo)
+    assert book["chapters"] == yaml.safe_load(
+        (ROOT / "_quarto.yml").read_text())["book"]["chapters"]

@@ -14,12 +14,15 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
-from built import BOOK, INSTRUCTOR
+import yaml
+from built import BOOK, COURSE, INSTRUCTOR
+from conftest import needs_quarto
 
 from booktools import ROOT
 
 PRINTED = {"student": BOOK / "backprop.pdf",
-           "instructor": INSTRUCTOR / "backprop-instructor.pdf"}
+           "instructor": INSTRUCTOR / "backprop-instructor.pdf",
+           "course": COURSE / "backprop.pdf"}
 PRINTER_MARGIN = 10  # mm from the paper's edge: what a desktop printer prints
 EDITIONS = pytest.mark.parametrize("edition", PRINTED)
 
@@ -95,6 +98,48 @@ def pdf_font_names(pdf):
             for line in lines if line.strip()}
 
 
+Line = collections.namedtuple("Line", "top left text kind size number")
+
+
+def pdf_text_lines(pdf):
+    """Each page as its text lines, top to bottom, from pdftohtml's XML:
+    Line(top, left, text, kind, size), in pdftohtml's units (1.5 a point).
+    `kind`: "code", "output" (both in the code font) or "text"; `text` and
+    `left` leave out a listing's grey line number, which is `number` (an
+    empty line's `left` is None)."""
+    xml = subprocess.run([tool("pdftohtml"), "-xml", "-i", "-stdout",
+                          str(pdf)], capture_output=True, text=True,
+                         check=True).stdout
+    root = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", xml))
+    pages, fonts = [], {}  # a font is declared on the first page using it
+    for page in root.iter("page"):
+        fonts |= {f.get("id"): f for f in page.iter("fontspec")}
+        rows = {}
+        for t in page.iter("text"):
+            top = int(t.get("top"))
+            key = next((k for k in rows if abs(k - top) <= 5), top)
+            rows.setdefault(key, []).append(t)
+        lines = []
+        for top in sorted(rows):
+            runs = sorted(rows[top], key=lambda t: int(t.get("left")))
+            font = [fonts[t.get("font")] for t in runs]
+            mono = all("DejaVuSansMono" in f.get("family") for f in font)
+            numbered = bool(mono and re.fullmatch(r"\s*\d+", runs[0].text
+                                                  or "")
+                            and font[0].get("color") == "#5a5a5a")
+            text = "".join("".join(t.itertext()) for t in runs[numbered:])
+            # an empty line of a numbered listing: its number alone
+            left = int(runs[numbered].get("left")) if text else None
+            # printed output is plain black; code is highlighted
+            kind = ("text" if not mono else "output" if all(
+                f.get("color") == "#000000" for f in font) else "code")
+            lines.append(Line(top, left, text, kind,
+                              max(int(f.get("size")) for f in font),
+                              int(runs[0].text) if numbered else None))
+        pages.append(lines)
+    return pages
+
+
 def read_pgm(path):
     """(width, height, bytes) of a binary greyscale PGM (pdftoppm -gray)."""
     data = path.read_bytes()
@@ -107,15 +152,125 @@ def read_pgm(path):
     return width, height, data[start + 1:start + 1 + width * height]
 
 
+def openers(pages):
+    """The PDF page numbers where a chapter (or the contents) opens: its
+    title is set at twice the text's size."""
+    return [number for number, lines in enumerate(pages, start=1)
+            if any(line.size >= 30 for line in lines)]
+
+
+@EDITIONS
+def test_chapters_open_on_right_hand_pages(render_log, edition):
+    # duplex copies: each chapter on a fresh sheet, so PDF page 1 (the
+    # cover) and every odd page after it are right-hand pages
+    pages = pdf_text_lines(printed(edition))
+    starts = openers(pages)
+    assert len(starts) >= 8  # contents, preface, 4 chapters, back matter
+    assert [n for n in starts if n % 2 == 0] == []
+    # the page left blank before an opener is wholly blank: no running
+    # head, no number
+    blanks = [n for n, lines in enumerate(pages, start=1) if lines == []]
+    assert blanks and all(n + 1 in starts for n in blanks), blanks
+
+
 @EDITIONS
 def test_no_page_is_blank_but_for_its_head(render_log, edition):
-    # no blank left-hand page before a chapter, no empty page 2: every
-    # page has words between its running head and its foot
+    # no empty page 2, no page with a head alone: every page but the
+    # blank left-hand ones before a chapter has words between its
+    # running head and its foot
     blank = [number for number, (height, words)
              in enumerate(pdf_pages(printed(edition)), start=1)
-             if not any(0.1 * height < y0 < 0.9 * height
-                        for _, y0, _ in words)]
+             if words and not any(0.1 * height < y0 < 0.9 * height
+                                  for _, y0, _ in words)]
     assert blank == []
+
+
+def listing_runs(lines):
+    """The listings on a page, as lists of their Lines: code lines 14
+    units apart, or 42 across two empty lines; the next listing or an
+    output starts 46 or more below."""
+    runs, run = [], []
+    for line in lines:
+        if line.kind != "text" and run and line.kind == run[-1].kind and (
+                line.top - run[-1].top < 45):
+            run.append(line)
+            continue
+        if run:
+            runs.append(run)
+        run = [line] if line.kind != "text" else []
+    return runs + ([run] if run else [])
+
+
+@EDITIONS
+def test_listings_break_between_statements_with_five_lines_each_side(
+        render_log, edition):
+    # a listing that runs on to the next page (which says "continued"
+    # above it) leaves five lines at least on each page, and resumes at a
+    # statement of the top level: at the listing's left edge, not inside a
+    # call, a docstring or a decorated function
+    pages = pdf_text_lines(printed(edition))
+    broken = []
+    for number in range(1, len(pages)):
+        body = pages[number][1:]  # after the running head
+        if not (body and body[0].text == "continued"
+                and body[0].kind == "text"):
+            continue
+        before = listing_runs(pages[number - 1])[-1]
+        after = listing_runs(body)[0]
+        first = after[0].text
+        # lines, empty ones too: a code line is 13 to 14 units below the
+        # one above it
+        sizes = [round((run[-1].top - run[0].top) / 13.6) + 1
+                 for run in (before, after)]
+        if min(sizes) < 5:
+            broken.append((number + 1, sizes, first))
+        elif after[0].kind == "code" and (
+                after[0].left > min(line.left for line in after if line.text)
+                or re.match(r"\s*([)\]}]|\"{3}|'{3})", first)
+                or before[-1].text.startswith("@")):
+            broken.append((number + 1, len(before), len(after), first))
+    assert broken == []
+
+
+@EDITIONS
+def test_code_lines_never_wrap(render_log, edition):
+    # a line too long for its box wraps, and Python reads the two parts
+    # differently: in a numbered listing (the long ones, and most
+    # solutions) every printed line of code has its number
+    wrapped = [(number, line.text) for number, lines
+               in enumerate(pdf_text_lines(printed(edition)), start=1)
+               for run in listing_runs(lines)
+               if any(line.number for line in run)
+               for line in run if line.text and line.number is None]
+    assert wrapped == []
+
+
+SOLUTION = re.compile(r"^\s*Solution to Exercise (\d+\.\d+)( \(continued\))?"
+                      r"\s*$", re.M)
+ENDS_SOLUTION = re.compile(r"^\s*(Exercise \d+\.\d+ \(|\d+\.\d+\s+\S)", re.M)
+
+
+def test_each_split_solution_says_it_continues(render_log):
+    # a solution that runs on to the next page repeats its title there,
+    # with "(continued)", so that neither part reads as the whole (a
+    # solution ends where the next exercise or a section starts)
+    pages = page_texts(printed("instructor"))
+    starts = openers(pdf_text_lines(printed("instructor")))
+    unmarked, split, running = [], 0, None
+    for number, text in enumerate(pages, start=1):
+        body = [line for line in text.split("\n")[1:] if line.strip()]
+        if running and number not in starts and body:
+            first = SOLUTION.match(body[0])
+            if not ENDS_SOLUTION.match(body[0]):
+                split += 1
+                if not (first and first.group(1) == running
+                        and first.group(2)):
+                    unmarked.append((running, number))
+        running = None
+        titles = list(SOLUTION.finditer(text))
+        if titles and not ENDS_SOLUTION.search(text, titles[-1].end()):
+            running = titles[-1].group(1)
+    assert split >= 3 and unmarked == []
 
 
 @EDITIONS
@@ -169,8 +324,9 @@ def test_each_solution_is_numbered_and_starts_by_its_exercise(render_log):
     for number, text in enumerate(pages, start=1):
         for found in re.findall(r"^\s*Exercise (\d+\.\d+) \(", text, re.M):
             exercises[found] = number
-        for found in re.findall(r"Solution to Exercise (\d+\.\d+)", text):
-            solutions[found] = number
+        for found in re.findall(r"Solution to Exercise (\d+\.\d+)\s*$", text,
+                                re.M):
+            solutions.setdefault(found, number)  # not its continuation
         assert not re.search(r"^\s*Solution( to)?\s*$", text, re.M), number
     assert len(exercises) >= 10 and solutions.keys() == exercises.keys()
     for name, page in solutions.items():
@@ -209,7 +365,9 @@ def test_back_matter_is_set_as_a_books(render_log, edition):
 def test_front_matter_has_an_imprint_and_roman_numbers(render_log, edition):
     pages = page_texts(printed(edition))
     imprint = " ".join(pages[1].split())  # the back of the cover
-    for fact in ("CC BY 4.0", "MIT licence", "built on", "notebooks"):
+    # the course edition names no notebooks: they carry the solutions
+    for fact in ("CC BY 4.0", "MIT licence", "built on",
+                 "notebooks" if edition != "course" else "explorers"):
         assert fact in imprint, fact
     assert re.search(r"commit [0-9a-f]{7}|uncommitted sources", imprint)
     contents = "".join(pages[2:4])
@@ -233,3 +391,54 @@ def test_powers_of_ten_in_the_prose_are_set_as_maths(render_log):
     text = pdf_text(BOOK / "backprop.pdf")
     assert not re.search("[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]", text)
     assert re.search(r"\d\.\d+ × 10−\d+", text)
+
+
+@pytest.mark.parametrize("site", ["https://someone.github.io/book", None])
+def test_pages_name_the_site_only_where_its_address_is_set(tmp_path, site):
+    # site/address.lua: the address of _quarto.yml's book: site-url (the
+    # Pages workflow sets it), else the span's own words, how to find it
+    needs_quarto()
+    meta = (f"---\nbook:\n  site-url: {site}\n  repo-url: "
+            "https://github.com/a/b\n---\n\n" if site else "")
+    document = (meta + "Site: [SITEWORDS]{.book-site}, zip: [FALLBACK]"
+                '{.book-site path="notebooks/n.zip"}, code: [REPOWORDS]'
+                "{.book-repo}.\n\n```bibtex\n@book{x,\n  year = {2026}\n}\n"
+                "```\n")
+    for to in ("typst", "html"):
+        out = with_filter("address.lua", document, to, tmp_path)
+        if site:
+            assert "https://someone.github.io/book/notebooks/n.zip" in out
+            assert "https://github.com/a/b" in out and "REPOWORDS" not in out
+            assert "FALLBACK" not in out and "SITEWORDS" not in out
+            # the BibTeX entry gains the url (highlighted apart in HTML)
+            assert to == "html" or (
+                "url = {https://someone.github.io/book}" in out)
+        else:
+            assert "SITEWORDS" in out and "FALLBACK" in out
+            assert "REPOWORDS" in out
+            assert "http" not in out and "url" not in out
+
+
+def test_a_local_build_prints_how_to_find_the_site(render_log):
+    # no address set here: the imprint, the preface and the exercises say
+    # where the site is built, and no page prints an address for it
+    config = yaml.safe_load((ROOT / "_quarto.yml").read_text())["book"]
+    assert "site-url" not in config
+    text = " ".join(pdf_text(printed("student")).split())
+    assert text.count("the published address, which the repository’s "
+                      "README gives") >= 2
+    assert "backprop-notebooks.zip in a build of the book" in text
+    assert "?meta" not in text  # Quarto's mark for a missing value
+    imprint = page_texts(printed("student"))[1]
+    assert re.findall(r"https?://[^/\s]+", imprint) == [
+        "https://creativecommons.org"]
+
+
+@EDITIONS
+def test_inline_formulas_never_break_across_lines(render_log, edition):
+    # "(a − | y)": a line of prose that ends inside a formula ends with its
+    # operator or its open bracket
+    ends = [line.text for lines in pdf_text_lines(printed(edition))
+            for line in lines
+            if line.kind == "text" and re.search(r"[(+−=×]\s*$", line.text)]
+    assert ends == []

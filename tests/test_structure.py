@@ -311,6 +311,10 @@ def test_citation_facts_agree_everywhere():
     assert f"{cite['author']} ({year})" in preface
     footer = config["book"]["page-footer"]["center"]
     assert f"{cite['author']} ({year})" in footer
+    # the site's and the repository's addresses: both set, or neither
+    # (the Pages workflow sets both in both files)
+    assert cff.get("url") == config["book"].get("site-url")
+    assert cff.get("repository-code") == config["book"].get("repo-url")
 
 
 needs_quarto = pytest.mark.skipif(
