@@ -1,4 +1,5 @@
--- In print, drop what only a screen can use.
+-- In print, drop what only a screen can use, and move what would
+-- interrupt the argument.
 -- The site folds plumbing (drawing calls, explorer set-up) behind a
 -- "Code: ..." summary; a printed page has no fold, so the reader would
 -- meet that code in full. Teaching code is never folded and is kept.
@@ -52,6 +53,58 @@ local function expected(cell)
   code:insert(pandoc.Div({pandoc.Para(words .. {pandoc.Space(),
     pandoc.Code(RIGHT), pandoc.Str(".")})}, pandoc.Attr("", {"cell-output"})))
   return pandoc.Div(code, pandoc.Attr("", {"cell", "check-expected"}))
+end
+
+-- A module's listing longer than a page can take in the argument (a
+-- cell `x-code` of class print-appendix, which includes
+-- code/backprop/x.py) is printed in full in The book's code (code.qmd,
+-- section #code-x). The chapter keeps the module's outline, its classes
+-- and functions with their signatures, and the page of the full listing.
+local function outline(text)
+  local kept, signature = {}, nil
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    if signature then
+      signature = signature .. " " .. line:gsub("^%s+", "")
+    elseif line:match("^%s*def ") or line:match("^%s*class ") then
+      signature = line
+    end
+    if signature and signature:gsub("%s*#.*$", ""):match(":%s*$") then
+      -- a function's body is "...", a class's is its methods below
+      local bare = signature:gsub("%s*#.*$", "")
+      table.insert(kept, signature:match("^%s*def ") and bare .. " ..."
+        or bare)
+      signature = nil
+    end
+  end
+  return table.concat(kept, "\n")
+end
+
+function Div(cell)
+  if not (quarto.doc.is_format("typst")
+      and cell.classes:includes("print-appendix")) then
+    return nil
+  end
+  local name = (label(cell) or ""):match("^(.+)%-code$")
+  local file = "code/backprop/" .. name .. ".py"
+  local target = "<code-" .. name .. ">"
+  return cell:walk({
+    CodeBlock = function(block)
+      if not block.classes:includes("cell-code") then
+        return nil
+      end
+      local words = pandoc.Inlines("is printed in full in")
+      return {
+        pandoc.Para(pandoc.Inlines({ pandoc.Code(file), pandoc.Space() })
+          .. words .. { pandoc.Space(),
+          pandoc.RawInline("typst", "#link(" .. target .. ")[The book's "
+            .. "code, p. #context numbering(\"1\", "
+            .. "..counter(page).at(" .. target .. "))]"),
+          pandoc.Str(";"), pandoc.Space(), pandoc.Str("its"), pandoc.Space(),
+          pandoc.Str("outline:") }),
+        pandoc.CodeBlock(outline(block.text), block.attr),
+      }
+    end,
+  })
 end
 
 function Blocks(blocks)

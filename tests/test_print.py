@@ -201,14 +201,31 @@ def listing_runs(lines):
     return runs + ([run] if run else [])
 
 
+def appendix_page(pages):
+    """The PDF page where The book's code opens."""
+    return next(n for n in openers(pages)[3:]
+                if any("The book’s code" in line.text
+                       for line in pages[n - 1]))
+
+
+def indent(line, listing):
+    """A code line's indent in columns (of 0.6021 x 8 pt, 1.5 units a
+    point), from the leftmost line of its listing."""
+    margin = min(other.left for other in listing if other.text)
+    return round((line.left - margin) / (0.6021 * 8 * 1.5))
+
+
 @EDITIONS
 def test_listings_break_between_statements_with_five_lines_each_side(
         render_log, edition):
     # a listing that runs on to the next page (which says "continued"
     # above it) leaves five lines at least on each page, and resumes at a
-    # statement of the top level: at the listing's left edge, not inside a
-    # call, a docstring or a decorated function
+    # statement of the top level (at the listing's left edge) or at a
+    # class's method (four columns in): not inside a function, a call, a
+    # docstring or a decorated definition. The book's code may also break
+    # a long function between the statements of its body.
     pages = pdf_text_lines(printed(edition))
+    appendix = appendix_page(pages)
     broken = []
     for number in range(1, len(pages)):
         body = pages[number][1:]  # after the running head
@@ -225,7 +242,11 @@ def test_listings_break_between_statements_with_five_lines_each_side(
         if min(sizes) < 5:
             broken.append((number + 1, sizes, first))
         elif after[0].kind == "code" and (
-                after[0].left > min(line.left for line in after if line.text)
+                indent(after[0], after) not in (0, 4)
+                # in a chapter, a method; in The book's code, also a
+                # statement of a function longer than 30 lines
+                or indent(after[0], after) == 4 and number + 1 < appendix
+                and not re.match(r"(def|@)\b", first)
                 or re.match(r"\s*([)\]}]|\"{3}|'{3})", first)
                 or before[-1].text.startswith("@")):
             broken.append((number + 1, len(before), len(after), first))
@@ -425,9 +446,11 @@ def test_a_local_build_prints_how_to_find_the_site(render_log):
     config = yaml.safe_load((ROOT / "_quarto.yml").read_text())["book"]
     assert "site-url" not in config
     text = " ".join(pdf_text(printed("student")).split())
-    assert text.count("the published address, which the repository’s "
-                      "README gives") >= 2
-    assert "backprop-notebooks.zip in a build of the book" in text
+    assert text.count("whose README says where to find it (this copy "
+                      "was made without its address)") == 2
+    assert ("notebooks/backprop-notebooks.zip (in _book/ when you build it "
+            "with make book)") in text
+    assert text.count("this chapter’s page (_book/chapters/") == 2
     assert "?meta" not in text  # Quarto's mark for a missing value
     imprint = page_texts(printed("student"))[1]
     assert re.findall(r"https?://[^/\s]+", imprint) == [
@@ -442,3 +465,95 @@ def test_inline_formulas_never_break_across_lines(render_log, edition):
             for line in lines
             if line.kind == "text" and re.search(r"[(+−=×]\s*$", line.text)]
     assert ends == []
+
+
+@EDITIONS
+def test_an_edition_names_itself_on_its_cover_imprint_and_heads(
+        render_log, edition):
+    pages = pdf_text_lines(printed(edition))
+    cover = [line for line in pages[0] if line.text.strip()]
+    # the title is the largest line, the subtitle's last line no orphan
+    assert cover[0].text.strip() == "Backpropagation"
+    assert cover[0].size > 1.3 * max(line.size for line in cover[1:])
+    assert not any(line.text.strip() == "checked" for line in cover)
+    name = {"student": None, "instructor": "Instructor edition",
+            "course": "Course edition"}[edition]
+    heads = [lines[0].text for lines in pages[8:] if lines]
+    imprint = " ".join(line.text for line in pages[1])
+    if name is None:
+        assert not any("edition" in head for head in heads)
+    else:
+        assert f"({name.lower()})" in " ".join(line.text for line in cover)
+        assert f"This is the {name.lower()}" in imprint
+        # every left-hand page's head (an even page, with a number first)
+        left = [head for head in heads if re.match(r"\d+\s", head)]
+        assert len(left) > 20 and all(name in head for head in left), left
+
+
+@EDITIONS
+def test_no_section_heading_is_left_at_a_page_foot(render_log, edition):
+    # a numbered section's heading (set at 1.2 em or more) keeps four lines
+    # at least of what follows it on its page
+    stranded = [(number, line.text) for number, lines
+                in enumerate(pdf_text_lines(printed(edition)), start=1)
+                for i, line in enumerate(lines)
+                if line.kind == "text" and line.size >= 18
+                and re.match(r"\d+\.\d+(\.\d+)?\s+\S", line.text)
+                and len(lines) - i - 1 < 4]
+    assert stranded == []
+
+
+@pytest.mark.parametrize("edition", ["student", "course"])
+def test_no_long_listing_interrupts_a_chapter(render_log, edition):
+    # a listing of more than 30 lines (across a page break too) is printed
+    # in The book's code, and the chapter keeps its outline and a pointer
+    # with the page (site/print-drop-folded.lua)
+    pages = pdf_text_lines(printed(edition))
+    appendix = appendix_page(pages)
+    long, length = [], 0
+    for number, lines in enumerate(pages[8:appendix - 1], start=9):
+        body = lines[1:]
+        runs = listing_runs(lines)
+        continues = body and body[0].text == "continued"
+        for k, run in enumerate(runs):
+            size = round((run[-1].top - run[0].top) / 13.6) + 1
+            length = length + size if k == 0 and continues else size
+            if length > 30:
+                long.append((number, length, run[0].text))
+    assert long == []
+    text = " ".join(pdf_text(printed(edition)).split())
+    pointers = re.findall(r"(code/backprop/\w+\.py) is printed in full in "
+                          r"The book’s code, p\. (\d+)", text)
+    assert len(pointers) == 4
+    texts = page_texts(printed(edition))
+    for module, page in pointers:  # the page where its listing starts
+        heading = re.escape(module.split("/")[-1]) + ":"
+        assert re.search(rf"^\s*{heading}", texts[int(page) + 7], re.M), (
+            module, page)
+
+
+@pytest.mark.parametrize("edition", ["student", "course"])
+def test_no_page_inside_a_chapter_is_more_than_a_third_empty(
+        render_log, edition, tmp_path):
+    # the last ink above the text block's foot, on a greyscale render; a
+    # chapter's last page (before a blank page or an opener) may be short
+    pdf = printed(edition)
+    dpi = 36
+    subprocess.run([tool("pdftoppm"), "-r", str(dpi), "-gray", str(pdf),
+                    str(tmp_path / "page")], check=True)
+    pages = pdf_text_lines(pdf)
+    ends = {n - 1 for n in openers(pages)} | {
+        n - 1 for n, lines in enumerate(pages, start=1) if lines == []}
+    top, foot = (round(mm / 25.4 * dpi) for mm in (30, 27))
+    underfull = []
+    for number, image in enumerate(sorted(tmp_path.glob("page-*.pgm")),
+                                   start=1):
+        width, height, pixels = read_pgm(image)
+        inked = [y for y in range(top, height - foot)
+                 if min(pixels[y * width:(y + 1) * width]) < 200]
+        empty = (height - foot - max(inked, default=top)) / (
+            height - foot - top)
+        if (number > 2 and number not in ends | {len(pages)}
+                and pages[number - 1] and empty > 1 / 3):
+            underfull.append((number, round(empty, 2)))
+    assert underfull == []

@@ -170,7 +170,7 @@ def test_arithmetic_shown_from_rounded_figures_adds_up_as_printed(
                 m.group(0)).strip() == "×" else " ",
             page.read_text("utf-8"), flags=re.S)
         # a number kept with its operator (site/math-nowrap.lua)
-        text = main_text(html).replace("&nbsp;", " ").replace("\xa0", " ")
+        text = main_text(html.replace("&nbsp;", " ")).replace("\xa0", " ")
         for match in SHOWN_SUM.finditer(text):
             a, op, b, c = match.groups()
             a, b, c = number(a), number(b), number(c)

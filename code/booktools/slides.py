@@ -69,7 +69,7 @@ def write_slide_variables(executed, slides=SLIDES):
     # the title slide says where the book is (site/address.lua's rule)
     book = yaml.safe_load((ROOT / "_quarto.yml").read_text())["book"]
     numbers["site"] = book.get("site-url") or (
-        "built with make book from its repository (see its README)")
+        "`make book` builds it from its repository (see its README)")
     (Path(slides) / "_variables.yml").write_text(
         "# Written by `make` from the chapters' runs; do not edit.\n"
         + yaml.safe_dump(numbers, sort_keys=False, allow_unicode=True))
