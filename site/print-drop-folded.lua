@@ -58,22 +58,54 @@ end
 -- A module's listing longer than a page can take in the argument (a
 -- cell `x-code` of class print-appendix, which includes
 -- code/backprop/x.py) is printed in full in The book's code (code.qmd,
--- section #code-x). The chapter keeps the module's outline, its classes
--- and functions with their signatures, and the page of the full listing.
-local function outline(text)
-  local kept, signature = {}, nil
+-- section #code-x). The chapter keeps its outline: its classes and
+-- functions with their signatures (a function's body is "...", a
+-- nested function is left out), and in full the functions that the cell
+-- names in classes keep-NAME, the parts its argument needs; and the page
+-- of the full listing. The outline's first line says what it is (and
+-- print.typ numbers no outline's lines, which are not the module's).
+local OUTLINE = "# an outline of "
+
+local function outline(text, file, keep)
+  local lines = {}
   for line in (text .. "\n"):gmatch("([^\n]*)\n") do
-    if signature then
-      signature = signature .. " " .. line:gsub("^%s+", "")
-    elseif line:match("^%s*def ") or line:match("^%s*class ") then
-      signature = line
+    table.insert(lines, line)
+  end
+  local function depth(line)
+    return #line:match("^(%s*)")
+  end
+  local kept, in_class, i = { OUTLINE .. file }, false, 1
+  while i <= #lines do
+    local line = lines[i]
+    local level = depth(line)
+    local name = line:match("^%s*def ([%w_]+)")
+      or line:match("^%s*class ([%w_]+)")
+    if line:match("%S") and level == 0 then
+      in_class = line:match("^class ") ~= nil
     end
-    if signature and signature:gsub("%s*#.*$", ""):match(":%s*$") then
-      -- a function's body is "...", a class's is its methods below
+    local listed = line:match("%S") and (level == 0 and name
+      or level == 4 and in_class and (name or line:match("^    @")
+        or line:match("^    [%w_]+ = [%w_]+%s*$")))
+    if not listed then
+      i = i + 1
+    elseif name and keep[name] then
+      repeat  -- the whole definition
+        table.insert(kept, lines[i])
+        i = i + 1
+      until i > #lines or (lines[i]:match("%S") and depth(lines[i]) <= level)
+      while kept[#kept] == "" do
+        table.remove(kept)
+      end
+    else
+      local signature = line  -- to its colon, across lines
+      while name and not signature:gsub("%s*#.*$", ""):match(":%s*$")
+          and i < #lines do
+        i = i + 1
+        signature = signature .. " " .. lines[i]:gsub("^%s+", "")
+      end
       local bare = signature:gsub("%s*#.*$", "")
-      table.insert(kept, signature:match("^%s*def ") and bare .. " ..."
-        or bare)
-      signature = nil
+      table.insert(kept, line:match("^%s*def ") and bare .. " ..." or bare)
+      i = i + 1
     end
   end
   return table.concat(kept, "\n")
@@ -87,6 +119,13 @@ function Div(cell)
   local name = (label(cell) or ""):match("^(.+)%-code$")
   local file = "code/backprop/" .. name .. ".py"
   local target = "<code-" .. name .. ">"
+  local keep = {}
+  for _, class in ipairs(cell.classes) do
+    local kept = class:match("^keep%-(.+)$")
+    if kept then
+      keep[kept] = true
+    end
+  end
   return cell:walk({
     CodeBlock = function(block)
       if not block.classes:includes("cell-code") then
@@ -99,9 +138,10 @@ function Div(cell)
           pandoc.RawInline("typst", "#link(" .. target .. ")[The book's "
             .. "code, p. #context numbering(\"1\", "
             .. "..counter(page).at(" .. target .. "))]"),
-          pandoc.Str(";"), pandoc.Space(), pandoc.Str("its"), pandoc.Space(),
+          pandoc.Str(";"), pandoc.Space(), pandoc.Str("here"), pandoc.Space(),
+          pandoc.Str("is"), pandoc.Space(), pandoc.Str("its"), pandoc.Space(),
           pandoc.Str("outline:") }),
-        pandoc.CodeBlock(outline(block.text), block.attr),
+        pandoc.CodeBlock(outline(block.text, file, keep), block.attr),
       }
     end,
   })

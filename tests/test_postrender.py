@@ -168,7 +168,8 @@ def no_browser(tmp_path, monkeypatch):
     slides.mkdir()
     (slides / "_variables.yml").write_text("{}\n")
     for old in ("backprop-handout.pdf", "backprop-handout-letter.pdf",
-                "backprop-slides-with-notes.pdf"):
+                "backprop-slides-with-notes.pdf",
+                "backprop-slides-with-notes-letter.pdf"):
         (slides / old).write_text("%PDF old")
     (site / "slides").mkdir()
     (site / "slides" / "backprop-handout.pdf").write_text("%PDF old")
@@ -184,6 +185,8 @@ def no_browser(tmp_path, monkeypatch):
                         slides / "backprop-handout-letter.pdf")
     monkeypatch.setattr(render, "NOTES",
                         slides / "backprop-slides-with-notes.pdf")
+    monkeypatch.setattr(render, "NOTES_LETTER",
+                        slides / "backprop-slides-with-notes-letter.pdf")
     monkeypatch.setattr(render, "quarto", fake_quarto)
     monkeypatch.setattr(render.browser, "launch", lambda p, args: None)
     monkeypatch.delenv("BOOK_BROWSER", raising=False)
@@ -201,7 +204,7 @@ def test_without_a_browser_only_the_handouts_are_skipped(no_browser, capsys):
     assert (slides / "backprop.html").exists()  # the deck is published
     assert not (slides / "backprop-handout.pdf").exists()  # not the old one
     assert not render.NOTES.exists() and not render.HANDOUT.exists()
-    assert not render.LETTER.exists()
+    assert not render.LETTER.exists() and not render.NOTES_LETTER.exists()
     for page in no_browser.rglob("*.html"):
         assert not [h for h in hrefs(page.read_text())
                     if h.endswith("backprop-handout.pdf")], page.name

@@ -507,24 +507,29 @@ def test_no_section_heading_is_left_at_a_page_foot(render_log, edition):
 def test_no_long_listing_interrupts_a_chapter(render_log, edition):
     # a listing of more than 30 lines (across a page break too) is printed
     # in The book's code, and the chapter keeps its outline and a pointer
-    # with the page (site/print-drop-folded.lua)
+    # with the page (site/print-drop-folded.lua). One is printed whole: the
+    # engine that Section 2.1 builds, which is that section's subject.
     pages = pdf_text_lines(printed(edition))
     appendix = appendix_page(pages)
-    long, length = [], 0
+    long, length, first = [], 0, ""
     for number, lines in enumerate(pages[8:appendix - 1], start=9):
         body = lines[1:]
         runs = listing_runs(lines)
         continues = body and body[0].text == "continued"
         for k, run in enumerate(runs):
             size = round((run[-1].top - run[0].top) / 13.6) + 1
-            length = length + size if k == 0 and continues else size
-            if length > 30:
+            if k == 0 and continues:
+                length += size
+            else:
+                length, first = size, run[0].text
+            engine = first.startswith('"""A scalar reverse-mode autograd')
+            if length > 30 and not engine:
                 long.append((number, length, run[0].text))
     assert long == []
     text = " ".join(pdf_text(printed(edition)).split())
     pointers = re.findall(r"(code/backprop/\w+\.py) is printed in full in "
                           r"The book’s code, p\. (\d+)", text)
-    assert len(pointers) == 4
+    assert len(pointers) == 3
     texts = page_texts(printed(edition))
     for module, page in pointers:  # the page where its listing starts
         heading = re.escape(module.split("/")[-1]) + ":"
@@ -557,3 +562,64 @@ def test_no_page_inside_a_chapter_is_more_than_a_third_empty(
                 and pages[number - 1] and empty > 1 / 3):
             underfull.append((number, round(empty, 2)))
     assert underfull == []
+
+
+def test_a_long_modules_outline_is_python_with_the_parts_it_keeps(tmp_path):
+    # print-drop-folded.lua on each print-appendix cell of the chapters:
+    # the outline parses as Python, lists every class and function of the
+    # module (no nested one), and keeps the keep-NAME functions whole
+    import ast
+
+    needs_quarto()
+    cells = re.findall(r"#\| label: (\w+)-code\n#\| classes: ([^\n]*"
+                       r"print-appendix[^\n]*)\n",
+                       "".join(p.read_text() for p in
+                               (ROOT / "chapters").glob("*.qmd")))
+    assert len(cells) == 3
+    for name, classes in cells:
+        source = (ROOT / "code" / "backprop" / f"{name}.py").read_text()
+        names = " ".join("." + c.lstrip(".") for c in classes.split())
+        document = (f"::: {{#{name}-code .cell {names}}}\n```{{.python "
+                    f".cell-code}}\n{source}```\n:::\n")
+        out = with_filter("print-drop-folded.lua", document, "typst",
+                          tmp_path)
+        assert f"code/backprop/{name}.py` is printed in full in" in out
+        assert f"counter(page).at(<code-{name}>)" in out
+        outline = out.split("```python\n", 1)[1].split("```", 1)[0]
+        tree = ast.parse(outline)
+        module = ast.parse(source)
+        top = [n.name for n in module.body
+               if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
+        assert [n.name for n in tree.body] == top, name
+        kept = {c.removeprefix(".keep-") for c in classes.split()
+                if "keep-" in c}
+        for node in ast.walk(module):
+            if isinstance(node, ast.FunctionDef) and node.name in kept:
+                assert ast.get_source_segment(source, node) in outline
+        assert len(outline.splitlines()) <= 30, name
+
+
+@EDITIONS
+def test_a_right_hand_head_names_the_section_that_begins_there(
+        render_log, edition):
+    # a right-hand page (odd) on which a numbered section begins names
+    # that section in its head, not the one before
+    pages = pdf_text_lines(printed(edition))
+    checked, wrong = 0, []
+    for number, lines in enumerate(pages, start=1):
+        if number % 2 == 0 or len(lines) < 2 or number in openers(pages):
+            continue
+        # a section's title is set at 1.4 em (its number hangs apart)
+        begun = [line.text.strip() for line in lines[1:]
+                 if line.kind == "text" and 25 <= line.size < 30]
+        if begun and re.match(r"\d+\.\d+\s", lines[0].text):
+            checked += 1
+            # its number, or (unnumbered) the end of its first line
+            number = re.match(r"\d+\.\d+", begun[0])
+            title = (number.group(0) + " " if number
+                     else re.sub(r"\s", "", begun[0])[-12:])
+            head = lines[0].text if number else re.sub(r"\s", "",
+                                                       lines[0].text)
+            if not (head.startswith(title) if number else title in head):
+                wrong.append((number, lines[0].text, begun[0]))
+    assert checked >= 5 and wrong == []

@@ -102,7 +102,8 @@ def test_book_has_every_page_and_both_pdfs(render_log):
     # clean, stable names for the two editions
     assert [p.name for p in BOOK.glob("*.pdf")] == ["backprop.pdf"]
     assert sorted(p.name for p in INSTRUCTOR.glob("*.pdf")) == [
-        "backprop-instructor.pdf", "backprop-slides-with-notes.pdf"]
+        "backprop-instructor.pdf", "backprop-slides-with-notes-letter.pdf",
+        "backprop-slides-with-notes.pdf"]
     assert (BOOK / "notebooks" / "backprop-notebooks.zip").exists()
 
 

@@ -204,6 +204,14 @@ def test_instructor_handout_shows_every_slides_notes(book):
     pages = pdf_pages(NOTES)
     slides = deck.count('<section id="')
     assert len(pages) == slides  # a page a slide, notes beneath
+    # the same on US Letter: every page with the A4 copy's words (those
+    # of the text: pdftotext groups and orders maths glyphs by layout)
+    letter = pdf_pages(NOTES.with_name(
+        "backprop-slides-with-notes-letter.pdf"))
+
+    def text_words(page):
+        return sorted(w for w in page.split() if w.isascii())
+    assert list(map(text_words, letter)) == list(map(text_words, pages))
     handout = pdf_pages(BOOK / "slides" / "backprop-handout.pdf")
     found = []
     for note in notes:

@@ -34,4 +34,3 @@ def backward(weights, acts, y, scale=1.0):
     grad_w = [d.T @ a for d, a in zip(deltas, acts)]
     grad_b = [d.sum(0) for d in deltas]  # bias gradient
     return deltas, grad_w, grad_b
-

@@ -1,16 +1,16 @@
 """The lecture slides printed by a Chromium-family browser (render.py
 gives it): the handouts, two slides to an A4 or Letter sheet with ruled
-space for notes, and the instructor's copy, a slide to an A4 sheet with
-its speaker notes beneath. Each is Reveal.js's print view (`?print-pdf`),
-its pages moved onto sheets by a small script (slides/slides.css styles
-them), printed on the sheet's paper."""
+space for notes, and the instructor's copies, a slide to an A4 or Letter
+sheet with its speaker notes beneath. Each is Reveal.js's print view
+(`?print-pdf`), its pages moved onto sheets by a small script
+(slides/slides.css styles them), printed on the sheet's paper."""
 
 NOTES_FONT = 15  # px on a sheet 793.7 px wide: 11 pt on A4 paper
 
 
-# The instructor's copy: one slide a sheet of A4, across its width, and
-# the slide's notes below it, taken out of the slide (where Reveal.js
-# prints them over its foot, `showNotes=true`), at `font` px.
+# The instructor's copy: one slide a sheet (A4 or Letter), across its
+# width, and the slide's notes below it, taken out of the slide (where
+# Reveal.js prints them over its foot, `showNotes=true`), at `font` px.
 NOTES_SHEETS = """([paper, w, h, font]) => {
   const pages = [...document.querySelectorAll('.pdf-page')];
   const slides = pages[0].parentNode, frame = w - 96;
@@ -53,10 +53,10 @@ SHEETS = """([paper, w, h, per]) => {
 PAPER = {"A4": [793.7, 1122.5, 2], "letter": [816, 1056, 2]}  # px, slides
 
 
-def print_all(deck_url, args, handout, letter, notes):
-    """The A4 and Letter handouts and the notes copy, from the deck at
-    deck_url; how many slides' notes the copy shows, or None when no
-    browser starts (browser.py)."""
+def print_all(deck_url, args, handout, letter, notes, notes_letter):
+    """The A4 and Letter handouts and the notes copies (A4 and Letter),
+    from the deck at deck_url; how many slides' notes each copy shows, or
+    None when no browser starts (browser.py)."""
     from playwright.sync_api import sync_playwright
 
     from booktools import browser
@@ -69,9 +69,11 @@ def print_all(deck_url, args, handout, letter, notes):
             url = deck_url + "?print-pdf"
             for pdf, paper in ((handout, "A4"), (letter, "letter")):
                 print_pdf(chromium, url, pdf, SHEETS, [paper, *PAPER[paper]])
-            return print_pdf(chromium, url + "&showNotes=true", notes,
-                             NOTES_SHEETS, ["A4", *PAPER["A4"][:2],
-                                            NOTES_FONT])
+            return [print_pdf(chromium, url + "&showNotes=true", pdf,
+                              NOTES_SHEETS, [paper, *PAPER[paper][:2],
+                                             NOTES_FONT])
+                    for pdf, paper in ((notes, "A4"),
+                                       (notes_letter, "letter"))]
         finally:
             chromium.close()
 

@@ -43,6 +43,7 @@ HANDOUT = SLIDES / f"{DECK}-handout.pdf"  # on A4
 LETTER = SLIDES / f"{DECK}-handout-letter.pdf"  # the same on Letter
 # The deck with its speaker notes, for the instructor: not on the site.
 NOTES = ROOT / "_book-instructor" / f"{DECK}-slides-with-notes.pdf"
+NOTES_LETTER = NOTES.with_name(f"{DECK}-slides-with-notes-letter.pdf")
 # What a copy of the repository for a render leaves out: what Quarto
 # would scan in vain (.venv/ alone has 40,000 files) and earlier output.
 NOT_COPIED = shutil.ignore_patterns(
@@ -186,19 +187,19 @@ def render_slides():
     deck = SLIDES / f"{DECK}.html"
     deck.write_text(postrender.fix_deck(deck.read_text(encoding="utf-8")),
                     encoding="utf-8")
-    for stale in (HANDOUT, LETTER, NOTES):  # no old one passes for new
+    for stale in (HANDOUT, LETTER, NOTES, NOTES_LETTER):  # no old for new
         stale.unlink(missing_ok=True)
     try:
         shown = handouts.print_all(deck.as_uri(), CHROMIUM_ARGS, HANDOUT,
-                                   LETTER, NOTES)
+                                   LETTER, NOTES, NOTES_LETTER)
     except browser.BrowserError as err:
         raise RenderError(str(err)) from err
     if shown is None:
         return f"{log}{NO_BROWSER}\n"
     written = deck.read_text(encoding="utf-8").count('<aside class="notes">')
-    if shown != written:
-        raise RenderError(f"{NOTES.name} shows {shown} slides' notes of "
-                          f"the deck's {written}")
+    if shown != [written, written]:
+        raise RenderError(f"{NOTES.name} and {NOTES_LETTER.name} show "
+                          f"{shown} slides' notes of the deck's {written}")
     return log
 
 
