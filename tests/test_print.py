@@ -126,7 +126,7 @@ def pdf_text_lines(pdf):
             mono = all("DejaVuSansMono" in f.get("family") for f in font)
             numbered = bool(mono and re.fullmatch(r"\s*\d+", runs[0].text
                                                   or "")
-                            and font[0].get("color") == "#5a5a5a")
+                            and font[0].get("color") == "#4e4e4e")
             text = "".join("".join(t.itertext()) for t in runs[numbered:])
             # an empty line of a numbered listing: its number alone
             left = int(runs[numbered].get("left")) if text else None
@@ -623,3 +623,29 @@ def test_a_right_hand_head_names_the_section_that_begins_there(
             if not (head.startswith(title) if number else title in head):
                 wrong.append((number, lines[0].text, begun[0]))
     assert checked >= 5 and wrong == []
+
+
+def luminance(hex_colour):
+    """WCAG's relative luminance of "#rrggbb": what a greyscale printer
+    keeps of a colour."""
+    def linear(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+
+
+@EDITIONS
+def test_every_text_colour_prints_dark_in_grey(render_log, edition):
+    # text, links, highlighted code and line numbers: a contrast of 7 at
+    # least with the code's grey ground (luma 242), the lightest that text
+    # sits on, so that a greyscale printer keeps them legible
+    xml = subprocess.run([tool("pdftohtml"), "-xml", "-i", "-stdout",
+                          str(printed(edition))], capture_output=True,
+                         text=True, check=True).stdout
+    colours = set(re.findall(r'<fontspec [^>]*color="(#[0-9a-f]{6})"', xml))
+    ground = luminance("#f2f2f2")
+    pale = {c: round((ground + 0.05) / (luminance(c) + 0.05), 1)
+            for c in colours
+            if (ground + 0.05) / (luminance(c) + 0.05) < 7}
+    assert len(colours) >= 8 and pale == {}
