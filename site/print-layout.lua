@@ -118,9 +118,11 @@ end
 -- \operatorname{Var}(z) becomes Typst's "Var" \( z \), a text with a
 -- space after it, which Typst prints; \mathrm{Var} becomes letters set
 -- upright with no space. |x| becomes \| x \|, whose bars Typst spaces as
--- relations; \left| x \right| becomes lr(|x|).
+-- relations; \left| x \right| becomes lr(|x|). \mathbf is set bold and
+-- italic, as the site and the slides set it (texmath), not upright.
 local function print_math(tex)
   tex = tex:gsub("\\operatorname%*?{(%a+)}", "\\mathrm{%1}")
+  tex = tex:gsub("\\mathbf", "\\boldsymbol")
   local bare = tex:gsub("\\left|", ""):gsub("\\right|", "")
   local _, bars = bare:gsub("|", "")
   if bars >= 2 and bars % 2 == 0 and not tex:find("\\|", 1, true)

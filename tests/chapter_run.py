@@ -21,6 +21,7 @@ class Cell:
     options: dict = field(default_factory=dict)
     outputs: list = field(default_factory=list)  # what Quarto's run showed
     inline: list = field(default_factory=list)  # (expression, shown text)
+    shown: list = field(default_factory=list)  # (expression, its Markdown)
 
     @property
     def label(self):
@@ -36,9 +37,14 @@ def cells_of(notebook):
     cells = []
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
+            found = cell.metadata.get("user_expressions", [])
             inline = [(e["expression"], e["result"]["data"]["text/plain"])
-                      for e in cell.metadata.get("user_expressions", [])]
-            cells.append(Cell("markdown", cell.source, inline=inline))
+                      for e in found]
+            shown = [(e["expression"], e["result"]["data"].get(
+                "text/markdown", e["result"]["data"]["text/plain"]))
+                for e in found]  # what the page prints
+            cells.append(Cell("markdown", cell.source, inline=inline,
+                              shown=shown))
         elif cell.cell_type == "code":
             options, code = cell_options(cell.source)
             cells.append(Cell("code", code, options, cell.outputs))

@@ -11,7 +11,7 @@ import matplotlib
 import numpy as np
 import pytest
 import torch
-from matplotlib.patches import FancyBboxPatch
+from matplotlib.patches import FancyBboxPatch, Rectangle
 from matplotlib.text import Annotation, Text
 
 from backprop import blame, depth, diagrams, engine, figures, style, tasks
@@ -125,6 +125,25 @@ def every_figure():
     }
 
 
+def test_every_figure_text_prints_dark_in_grey():
+    # a label in its series' colour, Okabe-Ito's vermillion, had a
+    # contrast of 3.9 with the paper, and printed faint in grey: text has
+    # one of 7 at least, as the pages' text has (white text sits on a fill
+    # dark enough for it, figures._ink)
+    def luminance(rgb):
+        linear = np.where(rgb <= 0.04045, rgb / 12.92,
+                          ((rgb + 0.055) / 1.055) ** 2.4)
+        return linear @ [0.2126, 0.7152, 0.0722]
+    pale = set()
+    for name, fig in every_figure().items():
+        for text in fig.findobj(Text):
+            rgb = np.array(matplotlib.colors.to_rgb(text.get_color()))
+            if text.get_visible() and text.get_text().strip() and (
+                    rgb < 1).any() and 1.05 / (luminance(rgb) + 0.05) < 7:
+                pale.add((name, text.get_text(), text.get_color()))
+    assert pale == set()
+
+
 def test_no_figure_prints_a_hyphen_for_a_minus():
     # A number in a figure prints with the text's minus sign, U+2212, in
     # the tick labels too, whatever the reader's matplotlibrc says. Math
@@ -206,6 +225,27 @@ def test_blame_colour_bar_is_drawn_not_a_raster():
     assert "<image" not in svg.getvalue()
 
 
+def test_blame_colour_bar_says_its_sign_in_grey():
+    # orange and purple of one depth print as one grey, so the bar's
+    # halves print alike: like the boxes, the negative half has a dashed
+    # border on paper-white gaps and the positive half a solid one (issue:
+    # Figure 1.2's bar became one grey ramp)
+    fig = figures.blame_flow([3, 4, 4, 1], chapter_one()[0])
+    grey = _grey(fig)
+    bar = fig.axes[1]
+    halves = sorted((patch.get_window_extent() for patch in bar.patches
+                     if isinstance(patch, Rectangle)), key=lambda b: b.y0)
+    assert len(halves) == 2
+    paper = []
+    for box in halves:  # the share of each side that shows paper
+        rows = grey.shape[0] - np.arange(int(box.y0 + 0.2 * box.height),
+                                         int(box.y1 - 0.2 * box.height))
+        paper.append(min((grey[rows][:, int(round(x)) - 1:int(round(x)) + 2]
+                          .min(axis=1) > 0.85).mean() for x in (box.x0,
+                                                                 box.x1)))
+    assert 0.15 < paper[0] < 0.7 and paper[1] == 0, paper  # dashed, solid
+
+
 def test_numeric_graph_sets_gradients_apart_from_values_without_colour():
     # blue and vermillion print as like greys: the gradients below the
     # edges are in italics, the values above them upright
@@ -251,11 +291,11 @@ def test_vector_graph_gives_every_gradient_the_shape_of_its_tensor():
         (symbol,) = [line for line in lines if line != size] or [""]
         key = "".join(name.search(symbol).groups()) if symbol else None
         if text.get_style() == "italic":  # a gradient: dL/d(it), or Delta
-            assert text.get_color() == style.VERMILLION
+            assert text.get_color() == style.INK[style.VERMILLION]
             assert key and ("Delta" in key or r"\partial L/" in symbol)
             gradients[key.replace("Delta", "Z")] = size
         else:
-            assert text.get_color() == style.BLUE
+            assert text.get_color() == style.INK[style.BLUE]
             upright.append(size)
             if key:
                 named[key] = size

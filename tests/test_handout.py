@@ -5,14 +5,20 @@ fixture of test_site_fixes.py, which builds it when it is missing or
 stale); without Quarto these tests are skipped.
 """
 
+import base64
 import math
 import re
 import subprocess
+import xml.etree.ElementTree as ET
 
 import pytest
+from browser import chromium, serve
+from test_print import luminance
 from test_print import tool as poppler
 from test_site_fixes import BOOK, DECK
 from test_site_fixes import book as built_book  # noqa: F401 (a fixture)
+
+from booktools import handouts
 
 # name: the paper's size in points, as pdfinfo rounds it
 PAPER = {"backprop-handout.pdf": (595, 842),
@@ -67,13 +73,83 @@ def test_handout_prints_slides_on_paper_with_room_for_notes(name):
         numbers = [int(n) for n, total in re.findall(
             r"slide (\d+) of (\d+)", text) if int(total) == slides]
         shown.append(numbers)
-        # the slides take the left of the sheet: the right is for notes
-        assert max(float(x1) for x1, _ in page) < 0.76 * width
     assert [n for numbers in shown for n in numbers] == list(
         range(1, slides + 1))
     assert all(len(numbers) >= 2 for numbers in shown[:-1])
-    # the slides' body text prints at about 10 pt (boxes of 12 pt), not 8
-    assert type_size(pdf) >= 11.5
+    # the slides' body text prints at about 11 pt (boxes of 13 pt)
+    assert type_size(pdf) >= 12.5
+
+
+def text_runs(pdf):
+    """(size in points, colour, text) of every text run, from pdftohtml
+    (its largest zoom, 3, gives sizes in thirds of a point)."""
+    xml = subprocess.run([poppler("pdftohtml"), "-xml", "-i", "-stdout",
+                          "-zoom", "3", str(pdf)], capture_output=True,
+                         text=True, check=True).stdout
+    fonts = {i: (int(size) / 3, colour) for i, size, colour in re.findall(
+        r'<fontspec id="(\d+)" size="(\d+)" [^>]*color="(#\w+)"', xml)}
+    return [(*fonts[i], text) for i, text in re.findall(
+        r'<text [^>]*font="(\d+)"[^>]*>(.*?)</text>', xml)]
+
+
+@pytest.mark.usefixtures("built_book")
+@pytest.mark.parametrize("name", PAPER)
+def test_handout_text_prints_at_7_pt_and_dark_in_grey(name):
+    runs = text_runs(BOOK / "slides" / name)
+    assert len(runs) > 500
+    # maths, code, line numbers and the slides' numbers too
+    assert min(size for size, _, _ in runs) >= 7, sorted(runs)[:3]
+    # each colour has a contrast of 7 with the code's grey ground
+    ground = luminance("#f1f3f5")
+    assert {colour for _, colour, _ in runs
+            if (ground + 0.05) / (luminance(colour) + 0.05) < 7} == set()
+
+
+def label_sizes(svg):
+    """The type size, in the SVG's units, of the text of each glyph of a
+    figure that matplotlib drew with its text as paths, and the SVG's
+    width. A text is a group scaled by its size / 100 holding a <use> of a
+    DejaVu glyph for each character; a script in its maths, an exponent, is
+    a glyph scaled again, to 70 % of its text's size, as in the book's own
+    figures."""
+    root = ET.fromstring(svg)
+    href = "{http://www.w3.org/1999/xlink}href"
+
+    def walk(node, size):
+        found = []
+        for child in node:
+            if child.tag.endswith("use") and "DejaVu" in child.get(href, ""):
+                found.append(100 * size)
+            elif not child.tag.endswith("defs"):
+                found += walk(child, size * math.prod(
+                    abs(float(a)) for a in re.findall(
+                        r"scale\(([-\d.e]+)", child.get("transform", ""))))
+        return found
+    return walk(root, 1), float(root.get("viewBox").split()[2])
+
+
+@pytest.mark.usefixtures("built_book")
+@pytest.mark.parametrize("paper", ["A4", "letter"])
+def test_handout_figures_label_at_7_pt(paper):
+    # a figure's labels are paths, which pdftotext cannot see: its size on
+    # the sheet is measured where the handout lays it out, and its labels'
+    # type size read from the figure itself
+    with serve(BOOK) as origin, chromium() as browser:
+        page = browser.new_page()
+        page.goto(f"{origin}/slides/backprop.html?print-pdf")
+        page.wait_for_function("window.Reveal && Reveal.isReady() && "
+                               "!!document.querySelector('.pdf-page')")
+        page.evaluate(handouts.SHEETS, [paper, *handouts.PAPER[paper]])
+        shown = page.evaluate("""() => [...document.querySelectorAll(
+            '.handout img')].map(i => [i.src, i.getBoundingClientRect()
+            .width])""")
+    figures = [(base64.b64decode(src.split(",", 1)[1]), width)
+               for src, width in shown if src.startswith("data:image/svg")]
+    assert len(figures) == 9
+    for svg, width in figures:
+        sizes, svg_width = label_sizes(svg)
+        printed = min(sizes) * width / svg_width * 0.75  # px to points
+        assert len(sizes) > 20 and printed >= 7, (svg[-200:], printed)
 
 
 @pytest.mark.usefixtures("built_book")

@@ -390,6 +390,8 @@ def test_front_matter_has_an_imprint_and_roman_numbers(render_log, edition):
     for fact in ("CC BY 4.0", "MIT licence", "built on",
                  "notebooks" if edition != "course" else "explorers"):
         assert fact in imprint, fact
+    # a link keeps the punctuation after it: the template set a space
+    assert "/by/4.0/):" in imprint
     assert re.search(r"commit [0-9a-f]{7}|uncommitted sources", imprint)
     contents = "".join(pages[2:4])
     # the preface counts in roman numerals, the first chapter from 1
@@ -649,3 +651,55 @@ def test_every_text_colour_prints_dark_in_grey(render_log, edition):
             for c in colours
             if (ground + 0.05) / (luminance(c) + 0.05) < 7}
     assert len(colours) >= 8 and pale == {}
+
+
+def test_solution_titles_print_dark_on_their_band(render_log, tmp_path):
+    # a solution's title band is tinted, and its link, "Exercise 1.1", in
+    # the book's blue had a contrast of 6.9 with it: each title's colours,
+    # against the band's grey measured beside the title, have 7 or more
+    pdf = printed("instructor")
+    xml = subprocess.run([tool("pdftohtml"), "-xml", "-i", "-stdout",
+                          str(pdf)], capture_output=True, text=True,
+                         check=True).stdout
+    root = ET.fromstring(re.sub(r"<!DOCTYPE[^>]*>", "", xml))
+    fonts, titles = {}, []
+    for page in root.iter("page"):
+        fonts |= {f.get("id"): f.get("color") for f in page.iter("fontspec")}
+        runs = list(page.iter("text"))
+        for run in runs:
+            if "".join(run.itertext()).startswith("Solution to"):
+                line = [r for r in runs if abs(int(r.get("top"))
+                                               - int(run.get("top"))) <= 3]
+                titles.append((int(page.get("number")), run,
+                               {fonts[r.get("font")] for r in line}))
+    assert len(titles) >= 13
+    worst = []
+    for number, run, colours in titles:
+        image = tmp_path / f"p{number}"
+        subprocess.run([tool("pdftoppm"), "-r", "108", "-gray", "-f",
+                        str(number), "-l", str(number), "-singlefile",
+                        str(pdf), str(image)], check=True)
+        width, _, pixels = read_pgm(image.with_suffix(".pgm"))
+        # pdftohtml's units are 1.5 a point, the image's 1.5 a point too
+        x = int(run.get("left")) - 4
+        y = int(run.get("top")) + int(run.get("height")) // 2
+        ground = luminance("#" + f"{pixels[y * width + x]:02x}" * 3)
+        worst.append(min((ground + 0.05) / (luminance(c) + 0.05)
+                         for c in colours))
+    assert min(worst) >= 7, worst
+
+
+def test_vectors_are_set_alike_in_print_on_the_site_and_slides(render_log):
+    # the site and the slides (texmath's MathML) set \mathbf{a} bold and
+    # italic, and Typst set it upright: each now sets a vector or a matrix
+    # in bold italic, and none in bold upright (Unicode's mathematical
+    # alphabets, which pdftotext and the MathML carry)
+    def alphabets(text):
+        return ({ch for ch in text if 0x1D400 <= ord(ch) <= 0x1D433},
+                {ch for ch in text if 0x1D468 <= ord(ch) <= 0x1D49B})
+    for name, text in [
+            ("PDF", pdf_text(printed("student"))),
+            ("site", (BOOK / "chapters" / "backprop.html").read_text()),
+            ("slides", (BOOK / "slides" / "backprop.html").read_text())]:
+        upright, italic = alphabets(text)
+        assert {"𝑾", "𝒂"} <= italic and upright == set(), (name, upright)

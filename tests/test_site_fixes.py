@@ -201,27 +201,37 @@ def test_instructor_handout_shows_every_slides_notes(book):
     notes = re.findall(r'<aside class="notes">(.*?)</aside>', deck, re.S)
     source = (ROOT / "slides" / "backprop.qmd").read_text()
     assert len(notes) == source.count("::: {.notes}") > 20
-    pages = pdf_pages(NOTES)
     slides = deck.count('<section id="')
-    assert len(pages) == slides  # a page a slide, notes beneath
-    # the same on US Letter: every page with the A4 copy's words (those
-    # of the text: pdftotext groups and orders maths glyphs by layout)
-    letter = pdf_pages(NOTES.with_name(
-        "backprop-slides-with-notes-letter.pdf"))
-
-    def text_words(page):
-        return sorted(w for w in page.split() if w.isascii())
-    assert list(map(text_words, letter)) == list(map(text_words, pages))
     handout = pdf_pages(BOOK / "slides" / "backprop-handout.pdf")
-    found = []
-    for note in notes:
-        text = re.sub(r"<math.*?</math>|<[^>]+>", " ", note, flags=re.S)
-        opening = " ".join(words(html.unescape(text)).split()[:10])
-        where = [i for i, page in enumerate(pages) if opening in page]
-        assert where, opening
-        assert not any(opening in page for page in handout)
-        found.append(where[0])
-    assert found == sorted(set(found))  # each on its own slide's page
+
+    def text_words(pages):  # those of the text: pdftotext groups and
+        return sorted(w for page in pages for w in page.split()  # orders
+                      if w.isascii())  # maths glyphs by layout
+    copies = [pdf_pages(NOTES), pdf_pages(NOTES.with_name(
+        "backprop-slides-with-notes-letter.pdf"))]
+    for pages in copies:
+        # one or two slides a sheet, each with its number, in order
+        on = [[int(n) for n in re.findall(rf"slide (\d+) of {slides}", page)]
+              for page in pages]
+        assert [n for numbers in on for n in numbers] == list(
+            range(1, slides + 1))
+        assert {len(numbers) for numbers in on} == {1, 2}
+        assert len(pages) < 0.7 * slides  # most sheets carry two
+        found = []
+        for note in notes:
+            text = re.sub(r"<style.*?</style>|<math.*?</math>|<[^>]+>", " ",
+                          note, flags=re.S)  # Pandoc's MathML style too
+            said = words(html.unescape(text)).split()
+            # its first and last words on one page: the whole note shows
+            where = [i for i, page in enumerate(pages)
+                     if " ".join(said[:10]) in page
+                     and " ".join(said[-6:]) in page]
+            assert where, said[:10]
+            assert not any(" ".join(said[:10]) in page for page in handout)
+            found.append(where[0])
+        assert found == sorted(found)  # in the slides' order
+    # the US Letter copy has the A4 copy's words
+    assert text_words(copies[1]) == text_words(copies[0])
 
 
 def test_links_to_a_missing_handout_are_dropped_from_the_site(

@@ -43,8 +43,9 @@ def test_slide_numbers_are_the_chapter_numbers(run_chapter):
         mine = slides.kept(nbformat.read(
             EXECUTED / Path(path).with_suffix(".ipynb"), as_version=4))
         assert set(mine) == set(part["settings"]) | set(part["results"])
-        # each result is one that its chapter itself shows...
-        shown = {value for cell in run.cells for _, value in cell.inline}
+        # each result is one that its chapter itself shows, in the same
+        # form (a power of ten as maths)...
+        shown = {value for cell in run.cells for _, value in cell.shown}
         results = {mine[name] for name in part["results"]}
         assert results <= shown, results - shown
         numbers.update(mine)

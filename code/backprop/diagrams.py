@@ -55,9 +55,10 @@ def numeric_graph(values, grads):
     def label(key, start, stop, y):
         mid = (start + stop) / 2
         ax.text(mid, y + 0.13, _number(values[key]), ha="center",
-                va="bottom", color=style.BLUE, fontsize=9)
+                va="bottom", color=style.INK[style.BLUE], fontsize=9)
         ax.text(mid, y - 0.13, _number(grads[key]), ha="center", va="top",
-                color=style.VERMILLION, fontsize=9, style="italic")
+                color=style.INK[style.VERMILLION], fontsize=9,
+                style="italic")
 
     # an input: a labelled horizontal run, then a short slant to its node
     for key, dst, bend in [("w", "wx", 1.6), ("x", "wx", 1.6),
@@ -95,7 +96,8 @@ def numeric_graph(values, grads):
              "normal"),
             (-2.2, r"backward, below each edge: $\partial L/\partial$"
              "(that value)", style.BACKWARD, "italic")]:
-        text = ax.text(-0.3, y, words, va="center", color=look["color"],
+        text = ax.text(-0.3, y, words, va="center",
+                       color=style.INK[look["color"]],
                        fontsize=9, style=slant)
         end = text.get_window_extent(renderer).transformed(
             ax.transData.inverted()).x1 + 0.3
@@ -232,7 +234,7 @@ def value_graph(root, names):
                 fontsize=9, zorder=3)
         ax.text(cx, cy - row, _number(node.grad), ha="center",
                 va="center", fontsize=9, style="italic",
-                color=style.VERMILLION, zorder=3)
+                color=style.INK[style.VERMILLION], zorder=3)
         if node.parents:
             corner = (cx - box_w / 2 + inset + radius, cy + row)
             ax.add_patch(plt.Circle(corner, radius, zorder=4, lw=0.8,

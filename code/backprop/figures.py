@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import SymLogNorm, to_rgb
-from matplotlib.patches import FancyBboxPatch
+from matplotlib.patches import FancyBboxPatch, Rectangle
 
 from backprop import style
 from backprop.diagrams import DRAWN
@@ -74,9 +74,17 @@ def blame_flow(sizes, deltas):
     bar.ax.minorticks_off()
     # drawn, not a 110-dpi raster whose pixels overran the bar's frame
     bar.solids.set(rasterized=False, edgecolor="face", linewidth=0.6)
-    bar.set_label(r"blame $\delta_j$ (hue: sign; depth: log size)")
+    # in grey the bar's halves print alike: like the boxes, its negative
+    # half has a dashed border and its positive half a solid one, set off
+    # the bar by their white band
+    bar.outline.set_visible(False)
+    for low, dash in ((-0.01, style.NEGATIVE_DASH), (0.5, "-")):
+        bar.ax.add_patch(Rectangle((-0.3, low), 1.6, 0.51, fc="none",
+                                   ls=dash, transform=bar.ax.transAxes,
+                                   clip_on=False, **style.SIGN_BORDER))
+    bar.set_label(r"blame $\delta_j$ (fill depth: log size)")
     ax.annotate("blame flows this way", xy=(0.3, 1.35), xytext=(2.0, 1.35),
-                va="center", color=style.VERMILLION,
+                va="center", color=style.INK[style.VERMILLION],
                 arrowprops={"arrowstyle": "-|>", "lw": 1.8,
                             "color": style.VERMILLION})
     names = ["input"] + [rf"$\delta^{{({i})}}$" for i in range(1, len(sizes))]
@@ -90,7 +98,7 @@ def blame_flow(sizes, deltas):
     return fig
 
 
-def _cell(ax, x, y, v, fill, size, text):
+def _cell(ax, x, y, v, fill, size, text, size_pt=8):
     """The value v, printed as text in a rounded box of the given fill:
     the border is solid if v >= 0 and dashed if v is negative, on a white
     band, so that, with the minus sign in the text, the sign survives a
@@ -99,7 +107,7 @@ def _cell(ax, x, y, v, fill, size, text):
         (x - size[0] / 2, y - size[1] / 2), *size,
         boxstyle="round,pad=0,rounding_size=0.05", fc=fill, zorder=3,
         ls=style.NEGATIVE_DASH if v < 0 else "-", **style.SIGN_BORDER))
-    ax.text(x, y, text, ha="center", va="center", fontsize=8,
+    ax.text(x, y, text, ha="center", va="center", fontsize=size_pt,
             color=_ink(fill), zorder=4)
 
 
@@ -130,7 +138,7 @@ def outer_product(delta, act):
         vmax = np.abs(values).max()  # each panel on its own scale
         for (i, j), v in np.ndenumerate(values):
             _cell(ax, j, i, v, cmap(0.5 + v / (2 * vmax)), (0.92, 0.92),
-                  text=f"{v:.2f}".replace("-", "\N{MINUS SIGN}"))
+                  text=f"{v:.2f}".replace("-", "\N{MINUS SIGN}"), size_pt=9)
         ax.set_xlim(-0.5, values.shape[1] - 0.5)
         ax.set_ylim(values.shape[0] - 0.5, -0.5)
         ax.set_aspect("equal")
@@ -139,7 +147,7 @@ def outer_product(delta, act):
              "fill); positive: solid border (purple fill)\neach panel on "
              "its own scale: the deepest fill is the panel"
              "\N{RIGHT SINGLE QUOTATION MARK}s largest |value|",
-             ha="center", fontsize=8, linespacing=1.4)
+             ha="center", fontsize=9, linespacing=1.4)
     return fig
 
 

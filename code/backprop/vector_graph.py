@@ -65,8 +65,9 @@ def vector_graph(shapes):
     arrow = {"arrowstyle": "-|>", "lw": 1.1, "mutation_scale": 9,
              "shrinkA": 0, "shrinkB": 0}
     gap, pad = 0.04, 0.035  # from the centre line to an edge; label to edge
-    fwd, bwd = ({"color": style.BLUE, "fontsize": 8},
-                {"color": style.VERMILLION, "fontsize": 8, "style": "italic"})
+    fwd, bwd = ({"color": style.INK[style.BLUE], "fontsize": 8},
+                {"color": style.INK[style.VERMILLION], "fontsize": 8,
+                 "style": "italic"})
     for a, b, size, back, name in edges:
         (xa, ya, _, wa, ha), (xb, yb, _, wb, hb) = nodes[a], nodes[b]
         # between the facing sides of the two nodes; a pair of edges runs
@@ -113,6 +114,6 @@ def vector_graph(shapes):
         ends = [(0.6, y), (0.05, y)][::1 if look is style.FORWARD else -1]
         ax.annotate("", xy=ends[0], xytext=ends[1],
                     arrowprops={**arrow, **look, "lw": 1.3})
-        ax.text(0.7, y, words, va="center", color=look["color"],
+        ax.text(0.7, y, words, va="center", color=style.INK[look["color"]],
                 fontsize=8, style=slant)
     return fig

@@ -1,52 +1,67 @@
 """The lecture slides printed by a Chromium-family browser (render.py
 gives it): the handouts, two slides to an A4 or Letter sheet with ruled
-space for notes, and the instructor's copies, a slide to an A4 or Letter
-sheet with its speaker notes beneath. Each is Reveal.js's print view
-(`?print-pdf`), its pages moved onto sheets by a small script
-(slides/slides.css styles them), printed on the sheet's paper."""
+space for notes, and the instructor's copies, on A4 and on Letter, each
+slide with its speaker notes beneath it, two slides a sheet where their
+notes fit. Each is Reveal.js's print view (`?print-pdf`), its pages moved
+onto sheets by a small script (slides/slides.css styles them), printed on
+the sheet's paper."""
 
 NOTES_FONT = 15  # px on a sheet 793.7 px wide: 11 pt on A4 paper
 
 
-# The instructor's copy: one slide a sheet (A4 or Letter), across its
-# width, and the slide's notes below it, taken out of the slide (where
-# Reveal.js prints them over its foot, `showNotes=true`), at `font` px.
+# The instructor's copy: each slide across the sheet's width (A4 or
+# Letter), its notes below it, taken out of the slide (where Reveal.js
+# prints them over its foot, `showNotes=true`), at `font` px; two slides a
+# sheet where both fit with their notes, else one.
 NOTES_SHEETS = """([paper, w, h, font]) => {
   const pages = [...document.querySelectorAll('.pdf-page')];
-  const slides = pages[0].parentNode, frame = w - 96;
+  // each slide 31 % of the sheet's height: two fit with short notes
+  const slides = pages[0].parentNode, frame = 0.31 * (h - 96) * 16 / 9;
   document.head.appendChild(document.createElement('style')).textContent = `
     @page { size: ${paper}; margin: 0; } :root { --sheet-w: ${w}px;
     --sheet-h: ${h - 1}px; --frame-w: ${frame}px; --notes-font: ${font}px;
     --frame-scale: ${frame / pages[0].offsetWidth}; }`;
-  let shown = 0;
-  pages.forEach((page, i) => {
-    const sheet = slides.appendChild(document.createElement('div'));
+  let sheet = null, shown = 0;
+  const fresh = () => {
+    sheet = slides.appendChild(document.createElement('div'));
     sheet.className = 'notes-sheet';
-    sheet.innerHTML = `<div class="handout-frame"></div><p>slide ${i + 1}
+  };
+  pages.forEach((page, i) => {
+    const item = document.createElement('div');
+    item.innerHTML = `<div class="handout-frame"></div><p>slide ${i + 1}
       of ${pages.length}</p>`;
     const notes = page.querySelector('.speaker-notes-pdf');
-    sheet.firstChild.appendChild(page);
-    if (notes) { sheet.appendChild(notes); shown += 1; }
+    item.firstChild.appendChild(page);
+    if (notes) { item.appendChild(notes); shown += 1; }
+    if (!sheet || sheet.children.length === 2) fresh();
+    sheet.appendChild(item);
+    if (sheet.children.length === 2
+        && sheet.scrollHeight > sheet.clientHeight) {
+      fresh();  // the two do not fit: this slide starts the next sheet
+      sheet.appendChild(item);
+    }
   });
   return shown;
 }"""
 
 
-# The handouts: Reveal.js's pages, `per` a sheet, w x h px (slides.css).
+# The handouts: Reveal.js's pages, `per` a sheet, w x h px (slides.css),
+# each across 90 % of the text block, so that its smallest type prints at
+# 7 pt or more, with its number and ruled lines for notes beneath it.
 SHEETS = """([paper, w, h, per]) => {
   const pages = [...document.querySelectorAll('.pdf-page')];
-  const slides = pages[0].parentNode, frame = 0.75 * (w - 120);
+  const slides = pages[0].parentNode, frame = 0.9 * (w - 96);
   document.head.appendChild(document.createElement('style')).textContent = `
     @page { size: ${paper}; margin: 0; } :root { --sheet-w: ${w}px;
     --sheet-h: ${h - 1}px; --per: ${per}; --frame-w: ${frame}px;
     --frame-scale: ${frame / pages[0].offsetWidth}; }`;
-  const lines = `<div class="handout-notes">${'<div></div>'.repeat(16)}</div>`;
+  const lines = `<div class="handout-notes">${'<div></div>'.repeat(8)}</div>`;
   pages.forEach((page, i) => {
     if (i % per === 0) slides.appendChild(document.createElement('div'))
       .className = 'handout';
     const row = slides.lastChild.appendChild(document.createElement('div'));
-    row.innerHTML = `<div><div class="handout-frame"></div><p>slide ${i + 1}
-      of ${pages.length}</p>${lines}</div>${lines}`;
+    row.innerHTML = `<div class="handout-frame"></div><p>slide ${i + 1}
+      of ${pages.length}</p>${lines}`;
     row.querySelector('.handout-frame').appendChild(page);
   });
 }"""

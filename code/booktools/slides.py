@@ -30,8 +30,9 @@ def expressions(chapter, spec_path=SLIDES / "numbers.yml"):
 
 def keep(chapter, namespace, spec_path=SLIDES / "numbers.yml"):
     """Show this chapter's numbers as a hidden output of its last cell:
-    each expression evaluated in the chapter's namespace, as text (the
-    prose helpers, count, fixed, joined and sci, are at hand)."""
+    each expression evaluated in the chapter's namespace, as the Markdown
+    the book prints (the prose helpers, count, fixed, joined and sci, are
+    at hand)."""
     from IPython.display import display
 
     from backprop import prose
@@ -39,8 +40,11 @@ def keep(chapter, namespace, spec_path=SLIDES / "numbers.yml"):
     scope = {name: getattr(prose, name)
              for name in ("count", "fixed", "joined", "sci")}
     scope.update(namespace)
-    texts = {name: str(eval(expr, scope))  # noqa: S307 (the book's own)
-             for name, expr in expressions(chapter, spec_path).items()}
+    values = {name: eval(expr, scope)  # noqa: S307 (the book's own)
+              for name, expr in expressions(chapter, spec_path).items()}
+    # as the book prints them: a power of ten as maths (prose.Sci)
+    texts = {name: getattr(value, "markdown", str(value))
+             for name, value in values.items()}
     display({MIME: texts}, raw=True)
 
 
