@@ -38,6 +38,17 @@ export function decades(values) {
   return [lo, hi];
 }
 
+/** The vertical axis of an activation: whole decades that cover every
+ * norm of every weight scale and depth, so that two settings of it plot
+ * on one scale; only a change of activation changes it (the summary says
+ * so). */
+export function axisFor(data, activation) {
+  const norms = Object.entries(data.runs)
+    .filter(([key]) => key.startsWith(`${activation}|`))
+    .flatMap(([, run]) => run.norms.flat());
+  return decades(norms);
+}
+
 /** A ratio as plain decimals when moderate, else in powers of ten. */
 export function amount(v) {
   return v >= 0.01 && v < 1000 ? fixed(v, 2) : sci(v);
@@ -65,25 +76,39 @@ export function describe(data, activation, init, depth) {
     "weights. Over every unit, example and layer, the gates ϕ′(z) average " +
     `${fixed(run.gate, 3)}, and ${percent(run.closed)} of them are below ` +
     `${data.closed}.`;
+  const [lo, hi] = axisFor(data, activation);
+  text += ` The plot's axis runs from ${power(lo)} to ${power(hi)}, for ` +
+    `every weight scale and depth with ${data.labels.activation[activation]}.`;
   return text;
+}
+
+/** The decades labelled on an axis [lo, hi]: at most about nine, from the
+ * top down, and the bottom too unless it would crowd the one above it, so
+ * that both ends of the range the summary states can be read. */
+export function ticks(lo, hi) {
+  const step = Math.max(1, Math.ceil((hi - lo) / 8));
+  const found = [];
+  for (let k = hi; k >= lo; k -= step) found.push(k);
+  if (found.at(-1) !== lo && found.at(-1) - lo >= step / 2) found.push(lo);
+  return found;
 }
 
 const MARGIN = { left: 76, right: 16, top: 16, bottom: 44 };
 
-/** Draw the log-scale plot of one run into an empty <svg>, width wide. */
-export function drawPlot(svg, norms, width = 640) {
+/** Draw the log-scale plot of one run into an empty <svg>, width wide,
+ * on the axis [lo, hi] (in decades; by default the run's own). */
+export function drawPlot(svg, norms, width = 640, axis = decades(norms)) {
   const doc = svg.ownerDocument;
   const BOX = { ...MARGIN, width, height: 300 };
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${BOX.width} ${BOX.height}`);
-  const [lo, hi] = decades(norms);
+  const [lo, hi] = axis;
   const plotW = BOX.width - BOX.left - BOX.right;
   const plotH = BOX.height - BOX.top - BOX.bottom;
   const xAt = (i) => BOX.left + (norms.length === 1 ? plotW / 2
     : (i * plotW) / (norms.length - 1));
   const yAt = (v) => BOX.top + plotH * (hi - Math.log10(v)) / (hi - lo);
-  const step = Math.max(1, Math.ceil((hi - lo) / 8));
-  for (let k = lo; k <= hi; k += step) {
+  for (const k of ticks(lo, hi)) {
     const y = yAt(10 ** k);
     svg.append(svgElement(doc, "line", { x1: BOX.left, x2: BOX.width -
       BOX.right, y1: y, y2: y, class: "grid" }));
@@ -146,7 +171,7 @@ export function mount(root) {
     shown.value = String(d);
     depth.setAttribute("aria-valuetext", `${d} hidden layers`);
     drawPlot(svg, runFor(data, act.value, init.value, d).norms,
-      plotWidth(svg));
+      plotWidth(svg), axisFor(data, act.value));
     summary.textContent = describe(data, act.value, init.value, d);
   };
   for (const control of [act, init, depth]) {

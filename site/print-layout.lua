@@ -224,8 +224,9 @@ local function stuck(block, opening)
     .. opening), block, pandoc.RawBlock("typst", "]") })
 end
 
--- What sticks to the block after it: an intro ending in a colon, and an
--- exercise's check (site/print-drop-folded.lua). In the instructor
+-- What sticks to the block after it: an intro ending in a colon, an
+-- exercise's check (site/print-drop-folded.lua) and a solution's opening
+-- paragraph (site/solution.lua). In the instructor
 -- edition the check ends the exercise and its solution follows inside it
 -- (site/solution.lua): no page turns between the exercise's last line
 -- and its solution. In the other editions nothing follows the check
@@ -240,7 +241,8 @@ local function keep_with_next(blocks)
       local indent = blocks[i - 1] ~= nil and blocks[i - 1].t == "Para"
       result:extend(stuck(block, indent
         and "#set par(first-line-indent: (amount: 1em, all: true))" or ""))
-    elseif has_class(block, "^check%-expected$") and blocks[i + 1] ~= nil then
+    elseif (has_class(block, "^check%-expected$")
+        or has_class(block, "^solution%-lead$")) and blocks[i + 1] ~= nil then
       result:extend(stuck(block, ""))
     else
       result:insert(block)

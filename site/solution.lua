@@ -14,6 +14,9 @@
 -- own when-profile divs read the same list). The format comes from
 -- `quarto.doc.is_format`.
 --
+-- On the site, an exercise whose code cannot run in the page also gets a
+-- line that says where it runs (runs_in_notebook, below).
+--
 -- Register it at the `pre-ast` entry point, before Quarto parses the
 -- document: the callout it writes is then exactly the markup the
 -- chapters used to hold by hand, which Quarto turns into a callout and
@@ -63,8 +66,48 @@ local function callout(solution, exercise, collapse)
     attributes.collapse = "true"
   end
   local content = pandoc.Blocks({ pandoc.Header(2, title(exercise)) })
-  content:extend(solution.content)
+  local body = pandoc.Blocks(solution.content)
+  if not collapse and body[1] and body[1].t == "Para" then
+    -- print: its opening paragraph stays with the block after it
+    -- (site/print-layout.lua), never two lines alone at a page's foot
+    body[1] = pandoc.Div({ body[1] }, pandoc.Attr("", { "solution-lead" }))
+  end
+  content:extend(body)
   return pandoc.Div(content, pandoc.Attr("", { "callout-tip" }, attributes))
+end
+
+-- On the site, an exercise whose cells need PyTorch has no Run button
+-- (live cells run plain Python only): a line says where it runs, and
+-- links the notebooks, which the course edition does not publish.
+local function runs_in_notebook()
+  local words = "Its cells need PyTorch, which the page cannot run: "
+    .. "run them in the exercise's notebook"
+  if has_profile("course") then
+    return pandoc.Para(pandoc.Emph(pandoc.Inlines(words .. ", in Jupyter.")))
+  end
+  local line = pandoc.Inlines(words .. ", from ")
+  line:insert(pandoc.Link("the notebooks' zip",
+    "/notebooks/backprop-notebooks.zip"))
+  line:insert(pandoc.Str("."))
+  return pandoc.Para(pandoc.Emph(line))
+end
+
+function Div(div)
+  if not div.identifier:match("^exr%-") or not quarto.doc.is_format("html")
+  then
+    return nil
+  end
+  local cells, live = 0, false
+  div:walk({ Div = function(inner)
+    if inner.classes:includes("cell") then
+      cells = cells + 1
+      live = live or inner.classes:includes("live")
+    end
+  end })
+  if cells > 0 and not live then
+    div.content:insert(runs_in_notebook())
+    return div
+  end
 end
 
 function Blocks(blocks)

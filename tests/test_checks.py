@@ -461,8 +461,8 @@ def test_student_notebooks_carry_a_starter_and_a_check_per_exercise(
         render_log):
     numbers = book_numbers()  # read from the sources, here
     for chapter, solved in SOLVED.items():  # as the build wrote them
-        nb = nbformat.read(BUILD / "notebooks" / f"{chapter}.ipynb",
-                           as_version=4)
+        name = f"{numbers[f'sec-{chapter}']}-{chapter}.ipynb"
+        nb = nbformat.read(BUILD / "notebooks" / name, as_version=4)
         text = json.dumps(nb)
         for gone in ("tanh_losses", "ops_gaps", "bug_gaps", "check_errors",
                      "with_zero", "leaky_curves", "xavier_span"):

@@ -359,3 +359,12 @@ def test_vector_graph_labels_touch_no_line_box_or_other_label(shapes, dpi):
                 hit = ((points[:, 0] > near.x0) & (points[:, 0] < near.x1)
                        & (points[:, 1] > near.y0) & (points[:, 1] < near.y1))
                 assert not hit.any(), label
+
+
+def test_series_print_as_greys_apart():
+    # Figure 3.5's fourth run, in Okabe-Ito's green, printed the grey of
+    # the second's vermillion (luma 106 and 119): each series' colour has
+    # a grey of its own, 30 levels of 255 at least from every other's
+    greys = sorted(255 * np.array(matplotlib.colors.to_rgb(look["color"]))
+                   @ [0.299, 0.587, 0.114] for look in style.SERIES)
+    assert len(greys) == 4 and min(np.diff(greys)) >= 30, greys

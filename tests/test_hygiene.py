@@ -210,3 +210,16 @@ def test_pages_workflow_names_the_site_in_both_files(tmp_path):
     assert (cff["url"], cff["repository-code"]) == (site, repo)
     assert book["chapters"] == yaml.safe_load(
         (ROOT / "_quarto.yml").read_text())["book"]["chapters"]
+
+
+def test_readme_opens_with_the_two_commands():
+    # a newcomer reads what the book is, then how to build and test it,
+    # before anything about how a build runs (CONTRIBUTING.md has that)
+    readme = (ROOT / "README.md").read_text()
+    first = readme.split("\n## ")[1]
+    assert first.startswith("Two commands")
+    assert "make book" in first and "make test" in first
+    assert "_book/index.html" in first and "_book/backprop.pdf" in first
+    assert "## How a build runs" not in readme
+    assert "## How the repository is laid out" in (
+        ROOT / "CONTRIBUTING.md").read_text()

@@ -102,29 +102,34 @@ def test_notebooks_are_clean_and_leave_out_the_solutions(notebooks):
         for leftover in ("{python}", "{{<", ":::", "#| label", "@fig-",
                          "@eq-", "@sec-", "html_block", "booktools",
                          "when-format", "quiz.block", "explorers.",
+                         "]{.", "{.book-site", "](/notebooks",
                          "glossary.qmd"):  # a link to a page not there
             assert leftover not in text, (name, leftover)
         assert not re.search(r"\{#(sec|eq|exr)-", text)
         assert "Check your understanding" in text  # the questions stay
     # each opens with how to run it, then the chapter's own title; only
     # a chapter with exercises speaks of them (every chapter has some)
-    for name, title in (("backprop.ipynb", "Backpropagation"),
-                        ("by-hand.ipynb", "Backpropagation by hand")):
-        intro, first = notebooks[name].cells[:2]
+    numbers = book_numbers()
+    # named with their chapter's number, so that they list in its order
+    assert sorted(notebooks) == sorted(
+        f"{numbers[f'sec-{name}']}-{name}.ipynb"
+        for name in ("backprop", "autograd", "deep", "by-hand"))
+    for name, title in (("backprop", "Backpropagation"),
+                        ("by-hand", "Backpropagation by hand")):
+        number = numbers[f"sec-{name}"]
+        intro, first = notebooks[f"{number}-{name}.ipynb"].cells[:2]
         assert "pip install -r requirements.txt" in intro.source
-        number = book_numbers()[f"sec-{name[:-len('.ipynb')]}"]
         assert first.source.startswith(f"# {number} {title}")
         assert "The exercises are here" in intro.source
-    main = json.dumps(notebooks["backprop.ipynb"])
+    main = json.dumps(notebooks[f"{numbers['sec-backprop']}-backprop.ipynb"])
     assert "## Solution" not in main and "bug_gaps" not in main
-    assert "tanh_losses" not in json.dumps(notebooks["autograd.ipynb"])
+    engine = json.dumps(notebooks[f"{numbers['sec-autograd']}-autograd.ipynb"])
+    assert "tanh_losses" not in engine
     # exercises keep their numbers and titles, as the book numbers them
-    numbers = book_numbers()
     assert (f"### Exercise {numbers['exr-by-hand']} (Pencil, easy)"
             in main)
     assert "def buggy_backward" in main  # an exercise's given code stays
     # headings carry the book's numbers, which the cross-references use
-    engine = json.dumps(notebooks["autograd.ipynb"])
     assert f"# {numbers['sec-autograd']} Automatic differentiation" in engine
     assert f"## {numbers['sec-engine']} A tiny scalar autograd" in engine
 
@@ -231,6 +236,13 @@ def test_notebooks_read_conditional_spans_as_print_does():
             'unless-profile="instructor"}'
             '[It follows.]{.content-visible when-profile="instructor"}')
     assert resolve_spans(text) == "In print, it is left out."
+    # a link or a span of the site's address inside one: the address's
+    # words, where none is set, and the link whole (they left raw
+    # brackets in every notebook's exercise introduction)
+    text = ('[The zip is on [the website]{.book-site\npath="a.zip"}, '
+            '[see](/a.zip).]{.content-visible when-format="typst"}'
+            '[[Here](/a.zip).]{.content-visible when-format="html"}')
+    assert resolve_spans(text) == "The zip is on the website, [see](/a.zip)."
 
 
 def test_a_callout_title_is_no_section_in_a_notebook():
@@ -244,7 +256,7 @@ def test_a_callout_title_is_no_section_in_a_notebook():
 
 
 def test_notebook_citations_read_as_the_site_shows_them():
-    from booktools.notebooks import cite
+    from booktools.citations import cite
 
     refs = {"griewank2008evaluating": ("Griewank and Walther", "2008"),
             "he2015delving": ("He et al.", "2015"),
@@ -257,15 +269,35 @@ def test_notebook_citations_read_as_the_site_shows_them():
 
 
 def test_the_zip_says_how_to_set_up_and_open_its_notebooks(tmp_path):
-    from booktools.bundle import FOLDER, bundle
+    from booktools import bundle as zipped
+    from booktools.bundle import FOLDER, LICENCES, bundle, read_pins
 
     nb = nbformat.v4.new_notebook()
     nb.cells.append(nbformat.v4.new_code_cell("import torch"))
-    bundle({"backprop.ipynb": nb}, tmp_path / "notebooks.zip")
+    bundle({"1-backprop.ipynb": nb, "2-autograd.ipynb": nb},
+           tmp_path / "notebooks.zip",
+           about={"1-backprop.ipynb": "one neuron first"})
     with zipfile.ZipFile(tmp_path / "notebooks.zip") as archive:
         readme = archive.read(f"{FOLDER}/README.md").decode()
-    assert "Python 3.11" in readme and "`backprop.ipynb`" in readme
-    assert "pip install -r requirements.txt" in readme
-    assert "jupyter lab" in readme
-    assert "torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" \
-        in readme
+        shipped = {name: archive.read(f"{FOLDER}/{name}").decode()
+                   for name in LICENCES}
+    # the notebooks in the book's order, each with what it covers
+    assert ("- `1-backprop.ipynb`: one neuron first\n- `2-autograd.ipynb`"
+            in readme)
+    assert "Python 3.11" in readme and "jupyter lab" in readme
+    # on Linux, the CPU build before the requirements that would fetch
+    # the GPU one
+    cpu = readme.index(
+        "torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu")
+    assert cpu < readme.index("pip install -r requirements.txt")
+    # the licences travel with the copy: micrograd's MIT notice too
+    assert set(LICENCES) == {"LICENSE", "LICENSE-TEXT.md",
+                             "THIRD_PARTY_NOTICES.md"}
+    assert shipped == {name: (ROOT / name).read_text() for name in LICENCES}
+    assert "micrograd" in shipped["THIRD_PARTY_NOTICES.md"]
+    # where the website is, with its solutions: its address once the
+    # Pages workflow sets it, else where to find it
+    site = "https://example.org/book"
+    assert site in zipped.readme({"a": nb}, read_pins(), site=site)
+    assert "README of the book's repository" in zipped.readme(
+        {"a": nb}, read_pins(), site="")

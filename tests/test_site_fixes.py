@@ -122,11 +122,19 @@ def test_sidebar_tools_are_targets_of_24_px_apart(book):
         boxes = page.evaluate(
             "[...document.querySelectorAll('.sidebar-tools-main a')]"
             ".map(a => a.getBoundingClientRect().toJSON())")
-    assert len(boxes) == 4  # the PDF, the slides, the handout, the theme
-    for box in boxes:
+        # the margin's other links (the notebooks, the slides, the
+        # handout), one under the other
+        others = page.evaluate(
+            "[...document.querySelectorAll('.quarto-other-links a')]"
+            ".map(a => a.getBoundingClientRect().toJSON())")
+    # the PDF, the slides, the handout, the notebooks, the theme
+    assert len(boxes) == 5 and len(others) == 3
+    for box in boxes + others:
         assert box["width"] >= 24 and box["height"] >= 24, box
     for left, right in zip(boxes, boxes[1:]):
         assert right["left"] - left["right"] >= 4  # apart, not touching
+    for upper, lower in zip(others, others[1:]):
+        assert lower["top"] - upper["bottom"] >= 2
 
 
 def test_previous_next_links_are_named_as_they_read(book):
@@ -249,3 +257,42 @@ def test_links_to_a_missing_handout_are_dropped_from_the_site(
     chapter = (site / "chapters" / "backprop.html").read_text()
     assert "backprop-notebooks.zip" in chapter
     assert chapter.count("<li><a href=\"../slides/") == 1
+
+
+def test_no_page_or_slide_carries_an_unexpanded_shortcode(book):
+    # a slide's id was made from its title before {{< var >}} was
+    # expanded: Quarto's placeholder, 80 hexadecimal digits, in the address
+    deck = DECK.read_text(encoding="utf-8")
+    ids = re.findall(r'<section id="([^"]+)"', deck)
+    assert len(ids) > 20
+    assert [i for i in ids if re.search(r"[0-9a-f]{16}", i)
+            or not re.fullmatch(r"[a-z0-9.-]+", i)] == []
+    for page in [DECK, *book.rglob("*.html")]:
+        text = re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8"))
+        assert "{{<" not in text and "{{&lt;" not in text, page
+
+
+def test_equation_numbers_stay_in_sight_on_a_phone(book):
+    # at 390 px a wide formula scrolls in its box; its number, written
+    # into the formula by Quarto, scrolled out of sight with it
+    # (site/equation-number.lua takes it out, site.css keeps it at the edge)
+    script = """() => [...document.querySelectorAll('.numbered-equation')]
+      .map(eq => {
+        const box = eq.parentElement, seen = [];
+        for (const left of [0, box.scrollWidth]) {
+          box.scrollLeft = left;
+          const n = eq.querySelector('.eq-number').getBoundingClientRect();
+          const b = box.getBoundingClientRect();
+          seen.push(n.left >= b.left - 1 && n.right <= b.right + 1);
+        }
+        return [eq.id, box.scrollWidth > box.clientWidth, ...seen];
+      })"""
+    with serve(book) as origin, chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 800})
+        found = []
+        for name in ("backprop", "autograd", "deep"):
+            page.goto(f"{origin}/chapters/{name}.html")
+            found += page.evaluate(script)
+    assert len(found) > 10
+    assert any(wide for _, wide, _, _ in found)  # some do scroll here
+    assert [eq for eq, _, start, end in found if not (start and end)] == []

@@ -3,7 +3,7 @@ cells. Each function takes its data and returns a Figure; the graphs of
 operations are in diagrams.py.
 
 The chapters call these functions; each chapter's run also saves the
-figures it draws to figures/, as SVG and PDF, for the slides.
+figures it draws to figures/, as SVG, for the slides.
 """
 
 import matplotlib.pyplot as plt
@@ -87,7 +87,8 @@ def blame_flow(sizes, deltas):
                 va="center", color=style.INK[style.VERMILLION],
                 arrowprops={"arrowstyle": "-|>", "lw": 1.8,
                             "color": style.VERMILLION})
-    names = ["input"] + [rf"$\delta^{{({i})}}$" for i in range(1, len(sizes))]
+    names = ["input"] + [rf"$\boldsymbol{{\delta}}^{{({i})}}$"
+                         for i in range(1, len(sizes))]
     ax.set_xticks(range(len(sizes)), names)
     ax.set_yticks([])
     ax.set_xlim(-0.3, len(sizes) - 1 + 0.35)
@@ -124,9 +125,10 @@ def outer_product(delta, act):
         1, 5, figsize=(DRAWN - 0.05, 2.75),
         gridspec_kw={"width_ratios": [1, 0.6, n, 0.6, n]})
     fig.subplots_adjust(left=0, right=1, bottom=0.16, top=0.9, wspace=0.1)
-    panels = {0: (col, r"blame $\delta^{(2)}$"),
-              2: (row, r"signal $(a^{(1)})^\top$"),
-              4: (grad, r"gradient $\partial L/\partial W^{(2)}$")}
+    panels = {0: (col, r"blame $\boldsymbol{\delta}^{(2)}$"),
+              2: (row, r"signal $(\boldsymbol{a}^{(1)})^\top$"),
+              4: (grad, r"gradient $\partial L/\partial"
+                        r" \boldsymbol{W}^{(2)}$")}
     cmap = style.DIVERGING
     for index, ax in enumerate(axes):
         ax.axis("off")
@@ -206,7 +208,7 @@ def depth_norms(diagnostics):
     low, high = ax.get_ylim()
     ax.set_ylim(low, high * (high / low) ** 0.1)  # headroom for the top line
     ax.set_xlabel("layer $l$ (1 = closest to the input)")
-    ax.set_ylabel(r"$\|\partial L/\partial W^{(l)}\|$")
+    ax.set_ylabel(r"$\|\partial L/\partial \boldsymbol{W}^{(l)}\|$")
     ax.legend()
     return fig
 
@@ -263,8 +265,8 @@ def fan_modes(widths, measured, predicted):
     layers = np.arange(1, len(widths))
     modes = {"fan_in": r"fan-in, $2/n_\mathrm{in}$",
              "fan_out": r"fan-out, $2/n_\mathrm{out}$"}
-    titles = {"signal": r"forward: signal $z^{(l)}$",
-              "blame": r"backward: blame $\delta^{(l)}$"}
+    titles = {"signal": r"forward: signal $\boldsymbol{z}^{(l)}$",
+              "blame": r"backward: blame $\boldsymbol{\delta}^{(l)}$"}
     handles = {}
     for ax, (part, title) in zip(axes, titles.items()):
         for look, (mode, name) in zip(style.SERIES, modes.items()):

@@ -20,11 +20,13 @@ INK = {BLUE: "#005D92", VERMILLION: "#934100"}
 
 FORWARD = {"color": BLUE, "linestyle": "-"}
 BACKWARD = {"color": VERMILLION, "linestyle": "--"}
-SERIES = [  # colour, line style, marker: distinct even without colour
+SERIES = [  # colour, line style, marker: distinct even without colour,
+    # and four greys apart in a grayscale print (luma 88, 119, 0, 158;
+    # Okabe-Ito's green, 106, printed as the vermillion did)
     {"color": BLUE, "linestyle": "-", "marker": "o"},
     {"color": VERMILLION, "linestyle": "--", "marker": "s"},
     {"color": BLACK, "linestyle": ":", "marker": "^"},
-    {"color": GREEN, "linestyle": "-.", "marker": "D"},
+    {"color": SKY, "linestyle": "-.", "marker": "D"},
 ]
 SEQUENTIAL = "cividis"  # monotone in lightness, safe for colour blindness
 # ColorBrewer's PuOr (orange < 0 < purple), with each pair of opposite

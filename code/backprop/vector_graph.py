@@ -27,24 +27,25 @@ def vector_graph(shapes):
     n, hidden, out = shapes["X"][0], shapes["W1"][0], shapes["W2"][0]
 
     def bold(t, k):  # a layer's tensor: W and 1 give W⁽¹⁾
-        return rf"$\mathbf{{{t}}}^{{({k})}}$"
+        return rf"$\boldsymbol{{{t}}}^{{({k})}}$"
 
     def grad(t, k):  # dL/d(that tensor); dL/dZ is the blame, Delta
         if t == "Z":
             return rf"$\boldsymbol{{\Delta}}^{{({k})}}$"
-        return rf"$\partial L/\partial\mathbf{{{t}}}^{{({k})}}$"
+        return rf"$\partial L/\partial\boldsymbol{{{t}}}^{{({k})}}$"
 
     # name: x, y, text, half width, half height (None: a circle), in
     # inches; the operations on the spine, the leaves above and below
-    nodes = {"X": (0.19, 0, r"$\mathbf{X}$", 0.16, 0.13),
-             "lin1": (1.22, 0, r"$\mathbf{XW}^{(1)\top}$" "\n"
-                      r"$+\,\mathbf{b}^{(1)}$", 0.33, 0.22),
+    nodes = {"X": (0.19, 0, r"$\boldsymbol{X}$", 0.16, 0.13),
+             "lin1": (1.22, 0, r"$\boldsymbol{XW}^{(1)\top}$" "\n"
+                      r"$+\,\boldsymbol{b}^{(1)}$", 0.33, 0.22),
              "sig": (2.36, 0, r"$\sigma$", 0.17, None),
-             "lin2": (3.6, 0, r"$\mathbf{A}^{(1)}\mathbf{W}^{(2)\top}$" "\n"
-                      r"$+\,\mathbf{b}^{(2)}$", 0.4, 0.22),
+             "lin2": (3.6, 0, r"$\boldsymbol{A}^{(1)}"
+                      r"\boldsymbol{W}^{(2)\top}$" "\n"
+                      r"$+\,\boldsymbol{b}^{(2)}$", 0.4, 0.22),
              "mse": (5.1, 0, "mean squared\nerror", 0.53, 0.22),
              "L": (5.1, 1.08, "$L$", 0.15, 0.13),
-             "y": (5.1, -1.08, r"$\mathbf{y}$", 0.16, 0.13),
+             "y": (5.1, -1.08, r"$\boldsymbol{y}$", 0.16, 0.13),
              "W1": (1.22, 1.08, bold("W", 1), 0.22, 0.13),
              "b1": (1.22, -1.08, bold("b", 1), 0.2, 0.13),
              "W2": (3.6, 1.08, bold("W", 2), 0.22, 0.13),

@@ -37,3 +37,12 @@ def chapters(root=ROOT):
         else:
             files.append(entry)
     return [root / f for f in files]
+
+
+def site_url(root=ROOT):
+    """The site's address, `book: site-url` of _quarto.yml, which the
+    Pages workflow sets (site/address.lua), or "" in a local build."""
+    import yaml
+
+    book = yaml.safe_load((root / "_quarto.yml").read_text())["book"]
+    return (book.get("site-url") or "").rstrip("/")

@@ -2,12 +2,12 @@
 
     python -m booktools bundle   # notebooks/backprop-notebooks.zip
 
-It holds the notebooks, the teaching package they import (code/backprop)
-and a requirements.txt that pins what they need and nothing else: the
-distributions that the notebooks' code and the package import, plus
-Jupyter to run them, each at the exact version of the repository's
-requirements.txt. The build's own tools (ruff, pytest, playwright...)
-stay out of a student's environment.
+It holds the notebooks, the teaching package they import (code/backprop),
+their licences, and a requirements.txt that pins what they need and
+nothing else: the distributions that the notebooks' code and the package
+import, plus Jupyter to run them, each at the exact version of the
+repository's requirements.txt. The build's own tools (ruff, pytest,
+playwright...) stay out of a student's environment.
 """
 
 import ast
@@ -18,8 +18,9 @@ from importlib.metadata import packages_distributions
 from pathlib import Path
 
 import nbformat
+import yaml
 
-from booktools import ROOT
+from booktools import ROOT, site_url
 
 PACKAGE = ROOT / "code" / "backprop"
 PINS = ROOT / "requirements.txt"
@@ -96,46 +97,64 @@ README = """\
 # Backpropagation: the notebooks
 
 The chapters of the open textbook *Backpropagation* as Jupyter
-notebooks: {names}. They import the small package in `backprop/`, which
-is here too, so they run without a copy of the book's repository. The
-notebooks state the book's exercises; their worked solutions are on the
-book's website, folded under each exercise.
+notebooks, in the book's order:
+
+{names}
+
+They import the small package in `backprop/`, which is here too, so they
+run without a copy of the book's repository. The notebooks state the
+book's exercises; their worked solutions are on the book's website,
+folded under each exercise: {site}.
 
 You need Python 3.11. In this folder, set up once:
 
     python3 -m venv .venv
-    .venv/bin/pip install -r requirements.txt
 
-(on Windows: `py -3.11 -m venv .venv`, then
-`.venv\\Scripts\\pip install -r requirements.txt`). Then open the
-notebooks, and run each from top to bottom:
-
-    .venv/bin/jupyter lab
-
-(on Windows: `.venv\\Scripts\\jupyter lab`).
-
-PyTorch: on macOS and Windows, pip installs PyTorch's CPU build, which
-is all these notebooks need. On Linux, pip's default build also brings
-several gigabytes of GPU libraries; to get the CPU build, install it
-first:
+(on Windows: `py -3.11 -m venv .venv`, and `.venv\\Scripts\\` in place
+of `.venv/bin/` below). On Linux, install PyTorch's CPU build first,
+which is all these notebooks need: pip's default build there brings
+several gigabytes of GPU libraries (on macOS and Windows the default is
+the CPU build):
 
     .venv/bin/pip install {torch} --index-url https://download.pytorch.org/whl/cpu
 
-then the requirements as above.
+Then, on every system:
+
+    .venv/bin/pip install -r requirements.txt
+
+Open the notebooks, and run each from top to bottom:
+
+    .venv/bin/jupyter lab
+
+The notebooks' text, the book's chapters (`chapters/*.qmd` in the
+licences' words), is under CC BY 4.0 (`LICENSE-TEXT.md`); their code and
+the package, `code/backprop/` there and `backprop/` here, under the MIT
+licence (`LICENSE`). The engine follows micrograd, whose MIT notice is in
+`THIRD_PARTY_NOTICES.md`.
 """
+LICENCES = ["LICENSE", "LICENSE-TEXT.md", "THIRD_PARTY_NOTICES.md"]
 
 
-def readme(notebooks, pins):
-    """The zip's README: what is in it, in the book's order, and the two
-    commands to set up and open it, with the pinned PyTorch."""
-    names = ", ".join(f"`{name}`" for name in notebooks)
-    return README.format(names=names, torch=pins.get("torch", "torch"))
+def readme(notebooks, pins, about=None, site=None):
+    """The zip's README: its notebooks in the book's order, each with a
+    line on what it covers (about: {name: line}), where the website is
+    (site, by default the book's site-url), the commands to set up and
+    open them, with the pinned PyTorch, and their licences."""
+    about = about or {}
+    site = site_url() if site is None else site
+    names = "\n".join(f"- `{name}`" + (f": {about[name]}" if name in about
+                                       else "") for name in notebooks)
+    site = site or ("the address is in the README of the book's "
+                    "repository, which also builds a copy")
+    return README.format(names=names, torch=pins.get("torch", "torch"),
+                         site=site)
 
 
-def bundle(notebooks, zip_path, package=PACKAGE, pins_path=PINS):
-    """A zip with the notebooks ({name: notebook}), the package they
-    import and its requirements, so that a download runs without a copy
-    of the repository."""
+def bundle(notebooks, zip_path, package=PACKAGE, pins_path=PINS,
+           about=None, root=ROOT):
+    """A zip with the notebooks ({name: notebook}, in the book's order),
+    the package they import, its requirements and the licences, so that a
+    download runs, and may be shared, without a copy of the repository."""
     fixed_time = (2020, 1, 1, 0, 0, 0)  # the same bytes on every build
     files = {f"{FOLDER}/{name}": nbformat.writes(nb)
              for name, nb in notebooks.items()}
@@ -144,7 +163,10 @@ def bundle(notebooks, zip_path, package=PACKAGE, pins_path=PINS):
     codes = [code for nb in notebooks.values() for code in code_of(nb)]
     files[f"{FOLDER}/requirements.txt"] = requirements(codes, package,
                                                        pins_path)
-    files[f"{FOLDER}/README.md"] = readme(notebooks, read_pins(pins_path))
+    files[f"{FOLDER}/README.md"] = readme(notebooks, read_pins(pins_path),
+                                          about)
+    for name in LICENCES:
+        files[f"{FOLDER}/{name}"] = (Path(root) / name).read_text()
     with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, text in files.items():
             info = zipfile.ZipInfo(name, fixed_time)
@@ -152,10 +174,16 @@ def bundle(notebooks, zip_path, package=PACKAGE, pins_path=PINS):
             archive.writestr(info, text, zipfile.ZIP_DEFLATED)
 
 
-def bundle_notebooks(paths, notebooks=NOTEBOOKS):
+def bundle_notebooks(written, notebooks=NOTEBOOKS):
     """The zip that the site links, from the student notebooks written
-    for the book's chapters (paths), and no other."""
-    found = {Path(p).name: nbformat.read(p, as_version=4) for p in paths}
+    for the book's chapters ({path: chapters/x.qmd}, in the book's order),
+    and no other; each chapter's description says what its notebook
+    covers."""
+    found, about = {}, {}
+    for path, chapter in written.items():
+        found[Path(path).name] = nbformat.read(path, as_version=4)
+        front = (ROOT / chapter).read_text(encoding="utf-8").split("---")[1]
+        about[Path(path).name] = yaml.safe_load(front).get("description")
     zip_path = Path(notebooks) / "backprop-notebooks.zip"
-    bundle(found, zip_path)
+    bundle(found, zip_path, about=about)
     return zip_path

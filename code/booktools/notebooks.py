@@ -21,7 +21,8 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from booktools import ROOT, quiz
+from booktools import ROOT, quiz, site_url
+from booktools.citations import cite
 from booktools.executed import book_numbers, with_values
 
 NOTEBOOKS = ROOT / "notebooks"
@@ -32,9 +33,10 @@ SOLUTION = re.compile(r"(?:^|\s)\.solution(?:\s|$)")
 NOTEBOOK_INTRO = (
     "*Generated from the book's source. This notebook comes in a zip file "
     "together with the small package `backprop` that it imports. Unzip it, "
-    "install the pinned packages with `pip install -r requirements.txt` "
-    "(Python 3.11), start Jupyter in the unzipped folder, and run the "
-    "cells top to bottom.{exercises}*")
+    "install the pinned packages as its README.md says (Python 3.11; on "
+    "Linux, PyTorch's CPU build first, then `pip install -r "
+    "requirements.txt`), start Jupyter in the unzipped folder, and run "
+    "the cells top to bottom.{exercises}*")
 EXERCISES_INTRO = (
     " The exercises are here; their worked solutions "
     "are on the book's website, folded under each exercise, and in the "
@@ -104,13 +106,27 @@ def _span_shown(kind, conditions):
     return match if kind == "content-visible" else not match
 
 
+# What a conditional span may hold: a link, kept whole, and a span of the
+# site's address, which becomes the address, or keeps its words (how to
+# find it) where none is set, as on the site (site/address.lua).
+LINK = re.compile(r"\[[^\[\]]*\]\([^()\s]*\)")
+ADDRESS = re.compile(r'\[([^\[\]]*)\]\{\.book-site(?:\s+path="([^"]*)")?\s*\}')
+
+
 def resolve_spans(text):
     """Conditional spans replaced by their words, or by nothing."""
+    site, links = site_url(), []
+    text = ADDRESS.sub(lambda m: m.group(1) if not site else
+                       f"[{site}/{m.group(2) or ''}]({site}/"
+                       f"{m.group(2) or ''})", text)
+    text = LINK.sub(lambda m: links.append(m.group(0))
+                    or f"\0{len(links) - 1}\0", text)
     while True:
         new = SPAN.sub(lambda m: m.group(1) if _span_shown(
             m.group(2), m.group(3)) else "", text)
         if new == text:
-            return text
+            return re.sub("\0(\\d+)\0", lambda m: links[int(m.group(1))],
+                          text)
         text = new
 
 
@@ -170,42 +186,6 @@ def _plain_markdown(text, numbers):
 
     text = re.sub(r"@((?:fig|eq|sec|tbl|exr|alg)-[\w-]*\w)", ref, text)
     return cite(text)
-
-
-def _authors(entry):
-    """'Griewank and Walther', 'He et al.': as the site cites them."""
-    names = [n.split(",")[0].strip(" {}") for n in
-             re.split(r"\s+and\s+", entry.get("author", entry.get(
-                 "editor", "Anonymous")))]
-    names = [n.split()[-1] if "," not in n and " " in n else n
-             for n in names]
-    if len(names) > 2:
-        return f"{names[0]} et al."
-    return " and ".join(names)
-
-
-def bibliography(path=ROOT / "references.bib"):
-    """{key: (authors, year)} of the book's references."""
-    import bibtexparser
-
-    entries = bibtexparser.loads(path.read_text()).entries
-    return {e["ID"]: (_authors(e), e.get("year", "n.d.")) for e in entries}
-
-
-def cite(text, refs=None):
-    """Citations as text, "(Griewank and Walther 2008)" for [@key] and
-    "Griewank and Walther (2008)" for @key, as the site shows them."""
-    refs = bibliography() if refs is None else refs
-
-    def group(match):
-        keys = re.findall(r"@([\w-]+)", match.group(1))
-        return "(" + "; ".join(f"{refs[k][0]} {refs[k][1]}" for k in keys
-                               if k in refs) + ")"
-
-    text = re.sub(r"\[((?:-?@[\w-]+[;\s]*)+)\]", group, text)
-    return re.sub(r"(?<![\w@])@([\w-]+)\b",
-                  lambda m: (f"{refs[m[1]][0]} ({refs[m[1]][1]})"
-                             if m[1] in refs else m[0]), text)
 
 
 def left_out(attributes):
@@ -286,12 +266,22 @@ def to_notebook(executed, numbers=None):
     return nb
 
 
+def student_name(chapter, numbers):
+    """A chapter's notebook, named with its number so that a folder lists
+    them in the book's order: chapters/backprop.qmd is 1-backprop.ipynb."""
+    stem = Path(chapter).stem
+    return f"{numbers[f'sec-{stem}']}-{stem}.ipynb"
+
+
 def export(executed, notebooks=NOTEBOOKS):
     """Write the student notebooks of the executed chapters
-    ({chapters/x.qmd: notebook}) as notebooks/x.ipynb; return the paths."""
+    ({chapters/x.qmd: notebook}) as notebooks/<n>-x.ipynb; return
+    {path: chapter}, in the book's order."""
     numbers = book_numbers()
     Path(notebooks).mkdir(parents=True, exist_ok=True)
-    paths = [Path(notebooks) / f"{Path(c).stem}.ipynb" for c in executed]
-    for path, nb in zip(paths, executed.values()):
+    written = {}
+    for chapter, nb in executed.items():
+        path = Path(notebooks) / student_name(chapter, numbers)
         nbformat.write(to_notebook(nb, numbers), path)
-    return paths
+        written[path] = chapter
+    return written

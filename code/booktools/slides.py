@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from booktools import ROOT
+from booktools import ROOT, site_url
 
 SLIDES = ROOT / "slides"
 MIME = "application/vnd.backprop.slide-numbers+json"
@@ -71,8 +71,7 @@ def write_slide_variables(executed, slides=SLIDES):
                                    f"does it end with slides.keep()?")
                 numbers[name] = found[name]
     # the title slide says where the book is (site/address.lua's rule)
-    book = yaml.safe_load((ROOT / "_quarto.yml").read_text())["book"]
-    numbers["site"] = book.get("site-url") or (
+    numbers["site"] = site_url() or (
         "`make book` builds it from its repository (see its README)")
     (Path(slides) / "_variables.yml").write_text(
         "# Written by `make` from the chapters' runs; do not edit.\n"

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { contributions, describe as describeChain, finiteDifference, z }
   from "../../explorers/chain-explorer.js";
 import { count, fixed, power, sci } from "../../explorers/common.js";
-import { amount, decades, describe, percent, runFor }
+import { amount, axisFor, decades, describe, percent, runFor, ticks }
   from "../../explorers/depth-explorer.js";
 
 test("number text matches the book's prose style", () => {
@@ -87,7 +87,20 @@ test("the summary states the result in words", () => {
   assert.match(text, /would change 17 of the weights/);
   assert.match(describe(DATA, "relu", "he", 1), /1 hidden layer:/);
   assert.match(text,
-    /gates ϕ′\(z\) average 0\.048, and 58% of them are below 0\.01\.$/);
+    /gates ϕ′\(z\) average 0\.048, and 58% of them are below 0\.01\. /);
+  // and the axis it is drawn on, the same for every run of the activation
+  assert.match(text, /axis runs from 10⁻¹⁵ to 10¹, for every weight scale/);
+  assert.match(describe(DATA, "relu", "he", 1), /from 10⁻¹⁵ to 10¹/);
+});
+
+test("one activation keeps one axis across weight scales and depths", () => {
+  const data = { ...DATA, runs: { ...DATA.runs,
+    "relu|naive": { norms: [[1e3], [1e-2, 1, 10]] },
+    "sigmoid|he": { norms: [[1e-30], [1e-40, 1e-35, 1e-30]] } } };
+  // the depth-1 run alone spans one decade; it plots on all of ReLU's
+  assert.deepEqual(decades(runFor(data, "relu", "he", 1).norms), [-1, 0]);
+  assert.deepEqual(axisFor(data, "relu"), [-15, 3]);
+  assert.deepEqual(axisFor(data, "sigmoid"), [-40, -30]);
 });
 
 test("shares read as whole percentages", () => {
@@ -95,4 +108,16 @@ test("shares read as whole percentages", () => {
   assert.equal(percent(0), "0%");
   assert.equal(percent(0.002), "under 1%");
   assert.equal(percent(1), "100%");
+});
+
+test("an axis labels both ends of its range, and at most about nine", () => {
+  // sigmoid's range, -31 to 3: its top was unlabelled (10^-1 the highest)
+  const shown = ticks(-31, 3);
+  assert.equal(shown[0], 3);
+  assert.equal(shown.at(-1), -31);
+  assert.ok(shown.length <= 10);
+  assert.deepEqual(ticks(-1, 0), [0, -1]);
+  assert.deepEqual(ticks(-9, 0), [0, -2, -4, -6, -8, -9]);
+  // a bottom less than half a step below the last label would crowd it
+  assert.deepEqual(ticks(-22, 3), [3, -1, -5, -9, -13, -17, -21]);
 });
