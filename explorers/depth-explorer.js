@@ -78,18 +78,21 @@ export function describe(data, activation, init, depth) {
     `${data.closed}.`;
   const [lo, hi] = axisFor(data, activation);
   text += ` The plot's axis runs from ${power(lo)} to ${power(hi)}, for ` +
-    `every weight scale and depth with ${data.labels.activation[activation]}.`;
+    "every weight scale and depth of this activation.";
   return text;
 }
 
 /** The decades labelled on an axis [lo, hi]: at most about nine, from the
- * top down, and the bottom too unless it would crowd the one above it, so
- * that both ends of the range the summary states can be read. */
+ * top down, and the bottom always, in place of a label that would crowd
+ * it, so that both ends of the range the summary states can be read. */
 export function ticks(lo, hi) {
   const step = Math.max(1, Math.ceil((hi - lo) / 8));
   const found = [];
   for (let k = hi; k >= lo; k -= step) found.push(k);
-  if (found.at(-1) !== lo && found.at(-1) - lo >= step / 2) found.push(lo);
+  if (found.at(-1) !== lo) {  // the bottom, in place of a label too near
+    if (found.at(-1) - lo < step / 2 && found.length > 2) found.pop();
+    found.push(lo);
+  }
   return found;
 }
 

@@ -243,6 +243,11 @@ def test_notebooks_read_conditional_spans_as_print_does():
             '[see](/a.zip).]{.content-visible when-format="typst"}'
             '[[Here](/a.zip).]{.content-visible when-format="html"}')
     assert resolve_spans(text) == "The zip is on the website, [see](/a.zip)."
+    # a notebook is Quarto's ipynb format: it leaves out what says where
+    # the notebooks are
+    text = ('[Run the check.[ The zip is online.]{.content-hidden '
+            'when-format="ipynb"}]{.content-visible when-format="typst"}')
+    assert resolve_spans(text) == "Run the check."
 
 
 def test_a_callout_title_is_no_section_in_a_notebook():

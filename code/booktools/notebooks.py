@@ -98,10 +98,11 @@ CONDITION = re.compile(r'(when|unless)-(format|profile)="([^"]*)"')
 def _span_shown(kind, conditions):
     """Whether a student notebook shows a conditional span. A notebook is
     read like print, so it shows what the student PDF shows: typst's
-    content, not the website's, and no edition's."""
+    content, not the website's, and no edition's; and it is Quarto's
+    ipynb format, so `when-format="ipynb"` is true for it too."""
     match = True
     for when, what, value in CONDITION.findall(conditions):
-        active = value == "typst" if what == "format" else False
+        active = value in ("typst", "ipynb") if what == "format" else False
         match = match and (active if when == "when" else not active)
     return match if kind == "content-visible" else not match
 
