@@ -7,6 +7,7 @@ Actions workflow installs Quarto 1.10, and so does a developer machine
 
 import collections
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -480,6 +481,33 @@ def test_deck_is_offline_accessible_and_fits_its_slides(render_log):
         [pdfinfo, str(HANDOUT)], capture_output=True, text=True,
         check=True).stdout)
     assert int(pages.group(1)) == math.ceil(total / 2)  # two a sheet
+
+
+FIREFOX = (os.environ.get("BOOK_FIREFOX") or shutil.which("firefox-esr")
+           or shutil.which("firefox"))
+
+
+@needs_quarto
+def test_pages_and_slides_in_firefox(render_log):
+    # a second browser: Firefox's display maths is taller, and two slides
+    # ran past the deck's box there alone; its line breaking may put a
+    # formula's punctuation at a line's start (tests/js/firefox.mjs)
+    import json
+
+    from browser import serve
+
+    node = shutil.which("node")
+    if not (node and FIREFOX
+            and (ROOT / "node_modules" / "puppeteer-core").is_dir()):
+        pytest.skip("the Firefox tests need Node.js, Firefox (firefox-esr, "
+                    "or BOOK_FIREFOX) and puppeteer-core (npm install)")
+    with serve(BOOK) as origin:
+        shown = subprocess.run(
+            [node, str(ROOT / "tests" / "js" / "firefox.mjs"), origin,
+             FIREFOX], capture_output=True, text=True, check=True,
+            timeout=600).stdout
+    assert json.loads(shown.splitlines()[-1]) == {"slides": [],
+                                                  "broken": []}
 
 
 @needs_quarto

@@ -1,0 +1,58 @@
+// The page checks that need a second browser: run by tests/test_render.py
+// in Firefox (Debian's firefox-esr, or BOOK_FIREFOX), driven by
+// puppeteer-core over WebDriver BiDi. Prints, as JSON, each slide that
+// runs past the deck's box and each formula whose punctuation starts a
+// line, for the site at the origin given.
+//   node tests/js/firefox.mjs ORIGIN FIREFOX
+import puppeteer from "puppeteer-core";
+
+const [origin, executablePath] = process.argv.slice(2);
+const browser = await puppeteer.launch({ browser: "firefox", executablePath,
+  headless: true });
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 720 });
+  await page.goto(`${origin}/slides/backprop.html`, { waitUntil: "load" });
+  await page.waitForFunction("window.Reveal && Reveal.isReady()");
+  const slides = await page.evaluate(async () => {
+    const past = [];
+    for (const slide of Reveal.getSlides()) {
+      Reveal.slide(...Object.values(Reveal.getIndices(slide)));
+      await new Promise((done) => setTimeout(done, 100));
+      // the lowest edge of its content, speaker notes aside, as the
+      // Chromium test measures it
+      const bottom = Math.max(...[...slide.children]
+        .filter((c) => c.tagName !== "ASIDE")
+        .map((c) => c.offsetTop + c.offsetHeight));
+      if (bottom > Reveal.getConfig().height) past.push(slide.id);
+    }
+    return past;
+  });
+  const broken = [];  // a formula and its punctuation on two lines
+  for (const name of ["backprop", "autograd", "deep", "by-hand"]) {
+    await page.setViewport({ width: 390, height: 800 });
+    await page.goto(`${origin}/chapters/${name}.html`, { waitUntil: "load" });
+    broken.push(...await page.evaluate(() => {
+      const found = [];
+      for (const math of document.querySelectorAll("main math")) {
+        const next = math.nextSibling;
+        if (!next || next.nodeType !== 3 || !/^[,.;:)!?]/.test(next.data)) {
+          continue;
+        }
+        const mark = document.createRange();
+        mark.setStart(next, 0);
+        mark.setEnd(next, 1);
+        const rects = math.getClientRects();
+        const last = rects[rects.length - 1];
+        // the mark's line is below the formula's last line: it starts one
+        if (last && mark.getBoundingClientRect().top >= last.bottom - 2) {
+          found.push(`${location.pathname}: ${next.data.slice(0, 12)}`);
+        }
+      }
+      return found;
+    }));
+  }
+  console.log(JSON.stringify({ slides, broken }));
+} finally {
+  await browser.close();
+}
