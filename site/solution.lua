@@ -83,7 +83,8 @@ local function runs_in_notebook()
   local words = "Its cells need PyTorch, which the page cannot run: "
     .. "run them in the exercise's notebook"
   if has_profile("course") then
-    return pandoc.Para(pandoc.Emph(pandoc.Inlines(words .. ", in Jupyter.")))
+    return pandoc.Para(pandoc.Emph(pandoc.Inlines("Its cells need PyTorch, "
+      .. "which the page cannot run: run them in Jupyter.")))
   end
   local line = pandoc.Inlines(words .. ", from ")
   line:insert(pandoc.Link("the notebooks' zip",
