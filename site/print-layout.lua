@@ -224,13 +224,10 @@ local function stuck(block, opening)
     .. opening), block, pandoc.RawBlock("typst", "]") })
 end
 
--- What sticks to the block after it: an intro ending in a colon, an
--- exercise's check (site/print-drop-folded.lua) and a solution's opening
--- paragraph (site/solution.lua). In the instructor
--- edition the check ends the exercise and its solution follows inside it
--- (site/solution.lua): no page turns between the exercise's last line
--- and its solution. In the other editions nothing follows the check
--- there, and it is left alone.
+-- What sticks to the block after it: an intro ending in a colon, and a
+-- solution's opening paragraph (site/solution.lua). A solution may start
+-- a page; what it follows, the exercise's check, stays on the page before
+-- rather than leave that page underfull.
 local function keep_with_next(blocks)
   local result = pandoc.Blocks({})
   for i, block in ipairs(blocks) do
@@ -241,8 +238,7 @@ local function keep_with_next(blocks)
       local indent = blocks[i - 1] ~= nil and blocks[i - 1].t == "Para"
       result:extend(stuck(block, indent
         and "#set par(first-line-indent: (amount: 1em, all: true))" or ""))
-    elseif (has_class(block, "^check%-expected$")
-        or has_class(block, "^solution%-lead$")) and blocks[i + 1] ~= nil then
+    elseif has_class(block, "^solution%-lead$") and blocks[i + 1] ~= nil then
       result:extend(stuck(block, ""))
     else
       result:insert(block)
