@@ -58,8 +58,7 @@ def _timed(command, cwd, env=None):
 
 def bench():
     """Print what a build from clean costs, next to Quarto's own floor:
-    a two-page book with one torch and matplotlib cell, HTML and PDF.
-    A report, not a test: the numbers depend on the machine's load."""
+    a two-page book with one torch and matplotlib cell, HTML and PDF."""
     with tempfile.TemporaryDirectory() as tmp:
         floor_dir = Path(tmp)
         (floor_dir / "_quarto.yml").write_text(FLOOR_CONFIG)

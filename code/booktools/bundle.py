@@ -1,6 +1,5 @@
-"""The zip of student notebooks that the site links, ready to run.
-
-    python -m booktools bundle   # notebooks/backprop-notebooks.zip
+"""The zip of student notebooks that the site links, ready to run
+(notebooks/backprop-notebooks.zip, which render.py's execute writes).
 
 It holds the notebooks, the teaching package they import (code/backprop),
 their licences, and a requirements.txt that pins what they need and
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import nbformat
 import yaml
+from packaging.utils import canonicalize_name
 
 from booktools import ROOT, site_url
 
@@ -46,18 +46,13 @@ def imported(code):
     return names
 
 
-def _normal(name):
-    """A distribution's name as pip compares it (PEP 503)."""
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
 def read_pins(path=PINS):
     """{normalised name: "Name==version"} of a requirements file."""
     pins = {}
     for line in Path(path).read_text().splitlines():
         line = line.split("#", 1)[0].strip()
         if "==" in line:
-            pins[_normal(line.split("==", 1)[0])] = line
+            pins[canonicalize_name(line.split("==", 1)[0])] = line
     return pins
 
 
@@ -71,9 +66,9 @@ def requirements(codes, package=PACKAGE, pins_path=PINS):
         names |= imported(module.read_text())
     names -= set(sys.stdlib_module_names) | {Path(package).name}
     pins, owners = read_pins(pins_path), packages_distributions()
-    wanted = {_normal(name) for name in ALWAYS}
+    wanted = {canonicalize_name(name) for name in ALWAYS}
     for name in sorted(names):
-        found = {_normal(d) for d in owners.get(name, [])}
+        found = {canonicalize_name(d) for d in owners.get(name, [])}
         if not found & set(pins):
             owner = ", ".join(sorted(found)) or "not installed"
             raise PinError(f"`import {name}` ({owner}) is not pinned in "
@@ -150,23 +145,20 @@ def readme(notebooks, pins, about=None, site=None):
                          site=site)
 
 
-def bundle(notebooks, zip_path, package=PACKAGE, pins_path=PINS,
-           about=None, root=ROOT):
+def bundle(notebooks, zip_path, about=None):
     """A zip with the notebooks ({name: notebook}, in the book's order),
     the package they import, its requirements and the licences, so that a
     download runs, and may be shared, without a copy of the repository."""
     fixed_time = (2020, 1, 1, 0, 0, 0)  # the same bytes on every build
     files = {f"{FOLDER}/{name}": nbformat.writes(nb)
              for name, nb in notebooks.items()}
-    for module in sorted(Path(package).glob("*.py")):
+    for module in sorted(PACKAGE.glob("*.py")):
         files[f"{FOLDER}/backprop/{module.name}"] = module.read_text()
     codes = [code for nb in notebooks.values() for code in code_of(nb)]
-    files[f"{FOLDER}/requirements.txt"] = requirements(codes, package,
-                                                       pins_path)
-    files[f"{FOLDER}/README.md"] = readme(notebooks, read_pins(pins_path),
-                                          about)
+    files[f"{FOLDER}/requirements.txt"] = requirements(codes)
+    files[f"{FOLDER}/README.md"] = readme(notebooks, read_pins(), about)
     for name in LICENCES:
-        files[f"{FOLDER}/{name}"] = (Path(root) / name).read_text()
+        files[f"{FOLDER}/{name}"] = (ROOT / name).read_text()
     with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, text in files.items():
             info = zipfile.ZipInfo(name, fixed_time)
@@ -174,7 +166,7 @@ def bundle(notebooks, zip_path, package=PACKAGE, pins_path=PINS,
             archive.writestr(info, text, zipfile.ZIP_DEFLATED)
 
 
-def bundle_notebooks(written, notebooks=NOTEBOOKS):
+def bundle_notebooks(written):
     """The zip that the site links, from the student notebooks written
     for the book's chapters ({path: chapters/x.qmd}, in the book's order),
     and no other; each chapter's description says what its notebook
@@ -184,6 +176,6 @@ def bundle_notebooks(written, notebooks=NOTEBOOKS):
         found[Path(path).name] = nbformat.read(path, as_version=4)
         front = (ROOT / chapter).read_text(encoding="utf-8").split("---")[1]
         about[Path(path).name] = yaml.safe_load(front).get("description")
-    zip_path = Path(notebooks) / "backprop-notebooks.zip"
+    zip_path = NOTEBOOKS / "backprop-notebooks.zip"
     bundle(found, zip_path, about=about)
     return zip_path

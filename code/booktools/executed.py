@@ -23,7 +23,6 @@ import nbformat
 from booktools import ROOT, chapters, slides
 
 EXECUTED = ROOT / "_executed"
-FIGURES = ROOT / "figures"
 SVG = "image/svg+xml"
 # matplotlib dates each SVG by the clock; figures/ keeps none, so that
 # the same figure is the same bytes in every build
@@ -75,17 +74,6 @@ def collect(root=ROOT):
     return notebooks
 
 
-def read_all(root=ROOT):
-    """{chapters/x.qmd: executed notebook} from _executed/."""
-    found = {}
-    for chapter in chapters(root):
-        path = executed_path(chapter, root)
-        if path.exists():
-            name = chapter.relative_to(root).as_posix()
-            found[name] = nbformat.read(path, as_version=4)
-    return found
-
-
 FIGURE_DIV = re.compile(r"^:{3,}\s*\{#fig-([\w-]+)", re.MULTILINE)
 
 
@@ -108,21 +96,17 @@ def figures(notebook):
     return found
 
 
-def save_figures(notebooks, outdir=FIGURES):
-    """figures/<name>.svg for every figure cell: the figures exactly as
-    the book shows them, for the slides."""
+def keep(root=ROOT):
+    """After Quarto's run: collect its notebooks, save the figures
+    (figures/<name>.svg for every figure cell, exactly as the book shows
+    them, for the slides) and the slides' numbers. Returns the notebooks."""
+    notebooks = collect(root)
+    outdir = root / "figures"
     outdir.mkdir(parents=True, exist_ok=True)
     for notebook in notebooks.values():
         for name, svg in figures(notebook).items():
             (outdir / f"{name}.svg").write_text(DATE.sub("", svg),
                                                 encoding="utf-8")
-
-
-def keep(root=ROOT):
-    """After Quarto's run: collect its notebooks, save the figures and
-    the slides' numbers. Returns the notebooks."""
-    notebooks = collect(root)
-    save_figures(notebooks, root / "figures")
     slides.write_slide_variables(notebooks, root / "slides")
     return notebooks
 

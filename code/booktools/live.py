@@ -41,13 +41,9 @@ RUNTIME = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm",
 CACHE = ROOT / ".cache" / f"pyodide-{VERSION}"
 # What the live cells import, as the site's live/ folder holds it.
 PACKAGE = {"backprop/__init__.py": None,  # empty: the real one needs torch
-           "backprop/engine.py": ROOT / "code/backprop/engine.py",
-           "backprop/checks.py": ROOT / "code/backprop/checks.py",
-           "backprop/checks_pencil.py":
-               ROOT / "code/backprop/checks_pencil.py",
-           "backprop/checks_companion.py":
-               ROOT / "code/backprop/checks_companion.py",
-           "backprop/verdicts.py": ROOT / "code/backprop/verdicts.py",
+           **{f"backprop/{m}.py": ROOT / f"code/backprop/{m}.py" for m in (
+               "engine", "checks", "checks_pencil", "checks_companion",
+               "verdicts")},
            "live.py": ROOT / "explorers/live.py"}
 # Served beside the runtime: MPL-2.0 asks that its readers can find out
 # the licence and where the source is.

@@ -100,11 +100,10 @@ def _span_shown(kind, conditions):
     read like print, so it shows what the student PDF shows: typst's
     content, not the website's, and no edition's; and it is Quarto's
     ipynb format, so `when-format="ipynb"` is true for it too."""
-    match = True
-    for when, what, value in CONDITION.findall(conditions):
-        active = value in ("typst", "ipynb") if what == "format" else False
-        match = match and (active if when == "when" else not active)
-    return match if kind == "content-visible" else not match
+    match = all((what == "format" and value in ("typst", "ipynb"))
+                == (when == "when")
+                for when, what, value in CONDITION.findall(conditions))
+    return match == (kind == "content-visible")
 
 
 # What a conditional span may hold: a link, kept whole, and a span of the
@@ -185,7 +184,7 @@ def _plain_markdown(text, numbers):
             word = "Chapter"  # a chapter's own label, as Quarto writes it
         return f"{word} {number}"
 
-    text = re.sub(r"@((?:fig|eq|sec|tbl|exr|alg)-[\w-]*\w)", ref, text)
+    text = re.sub(rf"@((?:{'|'.join(_WORDS)})-[\w-]*\w)", ref, text)
     return cite(text)
 
 

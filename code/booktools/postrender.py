@@ -82,9 +82,8 @@ def fix_site(site):
     note = live.install(site)  # before the pages: it may edit them
     if note:
         print(note, file=sys.stderr)
-    present = {path.relative_to(site).as_posix()
-               for path in site.rglob("*") if DOWNLOAD.search(
-                   path.relative_to(site).as_posix())}
+    files = (path.relative_to(site).as_posix() for path in site.rglob("*"))
+    present = {name for name in files if DOWNLOAD.search(name)}
     for page in site.rglob("*.html"):
         if "site_libs" in page.relative_to(site).parts:
             continue

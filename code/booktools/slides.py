@@ -22,8 +22,7 @@ MIME = "application/vnd.backprop.slide-numbers+json"
 def expressions(chapter, spec_path=SLIDES / "numbers.yml"):
     """{name: expression} of the numbers the deck takes from a chapter
     (chapters/x.qmd, as slides/numbers.yml names it)."""
-    spec = yaml.safe_load(Path(spec_path).read_text())
-    part = spec.get(chapter, {})
+    part = yaml.safe_load(Path(spec_path).read_text()).get(chapter, {})
     return {name: expr for section in ("settings", "results")
             for name, expr in part.get(section, {}).items()}
 
@@ -60,16 +59,15 @@ def kept(notebook):
 def write_slide_variables(executed, slides=SLIDES):
     """slides/_variables.yml, for {{< var >}} in the deck, in the order of
     slides/numbers.yml. executed: {chapters/x.qmd: executed notebook}."""
-    spec = yaml.safe_load((Path(slides) / "numbers.yml").read_text())
+    spec_path = Path(slides) / "numbers.yml"
     numbers = {}
-    for chapter, part in spec.items():
+    for chapter in yaml.safe_load(spec_path.read_text()):
         found = kept(executed[chapter])
-        for section in ("settings", "results"):
-            for name in part[section]:
-                if name not in found:
-                    raise KeyError(f"{chapter} kept no slide number {name}: "
-                                   f"does it end with slides.keep()?")
-                numbers[name] = found[name]
+        for name in expressions(chapter, spec_path):
+            if name not in found:
+                raise KeyError(f"{chapter} kept no slide number {name}: "
+                               f"does it end with slides.keep()?")
+            numbers[name] = found[name]
     # the title slide says where the book is (site/address.lua's rule)
     numbers["site"] = site_url() or (
         "`make book` builds it from its repository (see its README)")
