@@ -33,9 +33,9 @@ class BrowserError(RuntimeError):
     """BOOK_BROWSER names a browser that does not start."""
 
 
-def choices(env=None):
-    """Playwright's launch options to try, best first (see above)."""
-    env = os.environ if env is None else env
+def choices(env):
+    """Playwright's launch options to try, best first (see above), in
+    the environment env."""
     if env.get(ENV):
         return [{"executable_path": env[ENV]}]
     on_path = [shutil.which(name, path=env.get("PATH", ""))

@@ -246,10 +246,9 @@ def _student_cell(cell, numbers):
     return made
 
 
-def to_notebook(executed, numbers=None):
+def to_notebook(executed, numbers):
     """The student notebook of an executed notebook (see the module's
-    docstring); numbers: book_numbers(), Quarto's, if None."""
-    numbers = book_numbers() if numbers is None else numbers
+    docstring); numbers: Quarto's, book_numbers()."""
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
                                  "display_name": "Python 3"}
@@ -273,15 +272,15 @@ def student_name(chapter, numbers):
     return f"{numbers[f'sec-{stem}']}-{stem}.ipynb"
 
 
-def export(executed, notebooks=NOTEBOOKS):
+def export(executed):
     """Write the student notebooks of the executed chapters
     ({chapters/x.qmd: notebook}) as notebooks/<n>-x.ipynb; return
     {path: chapter}, in the book's order."""
     numbers = book_numbers()
-    Path(notebooks).mkdir(parents=True, exist_ok=True)
+    NOTEBOOKS.mkdir(parents=True, exist_ok=True)
     written = {}
     for chapter, nb in executed.items():
-        path = Path(notebooks) / student_name(chapter, numbers)
+        path = NOTEBOOKS / student_name(chapter, numbers)
         nbformat.write(to_notebook(nb, numbers), path)
         written[path] = chapter
     return written

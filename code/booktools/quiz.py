@@ -162,15 +162,6 @@ def prompt(q):
     return f"{q['prompt']} Give {NUMBER_WORDS[n]} {unit}{'s' * (n != 1)}."
 
 
-def _markdown(number, q):
-    lines = [f"**Question {number}.** {prompt(q)}", ""]
-    if q["kind"] == "choice":
-        for letter, choice in zip(LETTERS, q["choices"]):
-            lines.append(f"- ({letter}) {choice['text']}")  # CommonMark
-        lines.append("")
-    return lines
-
-
 def _checks(q, namespace):
     """What quiz.js needs to check a reply; the question's texts are
     in the page, rendered."""
@@ -262,7 +253,11 @@ def _typst(mine, namespace):
 def _notebook(mine, namespace):
     lines = ["**Check your understanding**", "", *_rule(mine, RULE)]
     for n, q in mine:
-        lines += _markdown(n, q)
+        lines += [f"**Question {n}.** {prompt(q)}", ""]
+        if q["kind"] == "choice":
+            lines += [f"- ({letter}) {choice['text']}"  # CommonMark
+                      for letter, choice in zip(LETTERS, q["choices"])]
+            lines.append("")
         lines += ["<details><summary>Answer</summary>", "",
                   _answer_line(q, namespace), "", "</details>", ""]
     return "\n".join(lines)

@@ -27,7 +27,7 @@ def expressions(chapter, spec_path=SLIDES / "numbers.yml"):
             for name, expr in part.get(section, {}).items()}
 
 
-def keep(chapter, namespace, spec_path=SLIDES / "numbers.yml"):
+def keep(chapter, namespace):
     """Show this chapter's numbers as a hidden output of its last cell:
     each expression evaluated in the chapter's namespace, as the Markdown
     the book prints (the prose helpers, count, fixed, joined and sci, are
@@ -40,7 +40,7 @@ def keep(chapter, namespace, spec_path=SLIDES / "numbers.yml"):
              for name in ("count", "fixed", "joined", "sci")}
     scope.update(namespace)
     values = {name: eval(expr, scope)  # noqa: S307 (the book's own)
-              for name, expr in expressions(chapter, spec_path).items()}
+              for name, expr in expressions(chapter).items()}
     # as the book prints them: a power of ten as maths (prose.Sci)
     texts = {name: getattr(value, "markdown", str(value))
              for name, value in values.items()}
