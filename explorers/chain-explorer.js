@@ -1,9 +1,8 @@
 // Chain-rule explorer for z = x·y + y: the two paths from y to z, their
 // contributions to dz/dy, their sum, and a finite-difference check.
 
-import { fixed, labelled, plotAndSummary, plotWidth, readData,
-  redrawOnResize, slider, svgElement }
-  from "./common.js";
+import { assemble, fixed, labelled, mountEach, plotAndSummary, plotWidth,
+  readData, slider, svgElement } from "./common.js";
 
 export function z(x, y) {
   return x * y + y;
@@ -66,10 +65,6 @@ export function mount(root) {
   const id = root.id || "chain-explorer";
   const [xIn, xOut] = slider(doc, `${id}-x`, data.range, data.x);
   const [yIn, yOut] = slider(doc, `${id}-y`, data.range, data.y);
-  const controls = doc.createElement("div");
-  controls.className = "explorer-controls";
-  controls.append(labelled(doc, xIn, "x", xOut),
-    labelled(doc, yIn, "y", yOut));
   const [svg, summary] = plotAndSummary(doc, id);
   const update = () => {
     const x = Number(xIn.value);
@@ -79,16 +74,8 @@ export function mount(root) {
     drawBars(svg, x, data.range, plotWidth(svg));
     summary.textContent = describe(x, y);
   };
-  xIn.addEventListener("input", update);
-  yIn.addEventListener("input", update);
-  root.replaceChildren(controls, svg, summary);
-  root.dataset.ready = "true";
-  update();
-  redrawOnResize(root, update);
+  assemble(root, [labelled(doc, xIn, "x", xOut),
+    labelled(doc, yIn, "y", yOut)], svg, summary, update);
 }
 
-if (typeof document !== "undefined") {
-  for (const root of document.querySelectorAll('[data-explorer="chain"]')) {
-    mount(root);
-  }
-}
+mountEach('[data-explorer="chain"]', mount);

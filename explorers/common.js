@@ -90,8 +90,17 @@ export function plotWidth(svg, widest = 640, narrowest = 300) {
   return Math.round(Math.min(widest, Math.max(narrowest, shown)));
 }
 
-/** Run update again whenever root changes width (a phone turned round). */
-export function redrawOnResize(root, update) {
+/** Fill root with the controls (in a row), the plot and its summary, and
+ * draw: now, at each change of a control (its input event bubbles to the
+ * row), and whenever root changes width (a phone turned round). */
+export function assemble(root, controls, svg, summary, update) {
+  const row = root.ownerDocument.createElement("div");
+  row.className = "explorer-controls";
+  row.append(...controls);
+  row.addEventListener("input", update);
+  root.replaceChildren(row, svg, summary);
+  root.dataset.ready = "true";
+  update();
   if (typeof ResizeObserver === "undefined") return;
   let width = 0;
   new ResizeObserver((entries) => {
@@ -101,4 +110,11 @@ export function redrawOnResize(root, update) {
       update();
     }
   }).observe(root);
+}
+
+/** Mount each element of the page that selector finds (no page, under
+ * node --test: none). */
+export function mountEach(selector, mount) {
+  if (typeof document === "undefined") return;
+  for (const root of document.querySelectorAll(selector)) mount(root);
 }

@@ -4,8 +4,8 @@
 // the book's Python package when the page was built (float64, seed 6050),
 // with the same function that draws the chapter's static figure.
 
-import { count, fixed, labelled, plotAndSummary, plotWidth, power, readData,
-  redrawOnResize, sci, slider, svgElement } from "./common.js";
+import { assemble, count, fixed, labelled, mountEach, plotAndSummary,
+  plotWidth, power, readData, sci, slider, svgElement } from "./common.js";
 
 /** The precomputed result for one setting of the three controls. */
 export function runFor(data, activation, init, depth) {
@@ -162,13 +162,7 @@ export function mount(root) {
   const [depth, shown] = slider(doc, `${id}-depth`,
     { min: 0, max: data.depths.length - 1, step: 1 },
     data.depths.indexOf(data.start.depth));
-  const controls = doc.createElement("div");
-  controls.className = "explorer-controls";
-  controls.append(labelled(doc, act, "Activation"),
-    labelled(doc, init, "Weight scale"),
-    labelled(doc, depth, "Depth (hidden layers)", shown));
   const [svg, summary] = plotAndSummary(doc, id);
-
   const update = () => {
     const d = data.depths[Number(depth.value)];
     shown.value = String(d);
@@ -177,17 +171,10 @@ export function mount(root) {
       plotWidth(svg), axisFor(data, act.value));
     summary.textContent = describe(data, act.value, init.value, d);
   };
-  for (const control of [act, init, depth]) {
-    control.addEventListener("input", update);
-  }
-  root.replaceChildren(controls, svg, summary);
-  root.dataset.ready = "true";
-  update();
-  redrawOnResize(root, update);
+  assemble(root, [labelled(doc, act, "Activation"),
+    labelled(doc, init, "Weight scale"),
+    labelled(doc, depth, "Depth (hidden layers)", shown)],
+  svg, summary, update);
 }
 
-if (typeof document !== "undefined") {
-  for (const root of document.querySelectorAll('[data-explorer="depth"]')) {
-    mount(root);
-  }
-}
+mountEach('[data-explorer="depth"]', mount);

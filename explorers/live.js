@@ -140,10 +140,8 @@ async function run(config, cells, index, fromKeys = false) {
 
 /** Edit: the code becomes a text box, which Ctrl+Enter runs. */
 function edit(cell, onRun) {
-  const box = document.createElement("textarea");
-  box.className = "live-editor";
-  box.spellcheck = false;
-  box.value = cell.original;
+  const box = Object.assign(document.createElement("textarea"),
+    { className: "live-editor", spellcheck: false, value: cell.original });
   const fit = () => { box.rows = box.value.split("\n").length + 1; };
   fit();
   box.addEventListener("input", fit);
@@ -188,20 +186,15 @@ function setUp(doc, config) {
     bar.className = "live-bar";
     bar.setAttribute("role", "group");
     bar.setAttribute("aria-label", name);
-    const button = doc.createElement("button");
-    button.type = "button";
-    button.className = "live-run";
-    button.textContent = "Run";
-    button.title = "Runs the cell in this page (Ctrl+Enter in the editor)";
-    const editButton = doc.createElement("button");
-    editButton.type = "button";
-    editButton.className = "live-edit";
-    editButton.textContent = "Edit";
-    const output = doc.createElement("div");
-    output.className = "live-output";
+    const button = Object.assign(doc.createElement("button"), {
+      type: "button", className: "live-run", textContent: "Run",
+      title: "Runs the cell in this page (Ctrl+Enter in the editor)" });
+    const editButton = Object.assign(doc.createElement("button"),
+      { type: "button", className: "live-edit", textContent: "Edit" });
+    const output = Object.assign(doc.createElement("div"),
+      { className: "live-output", hidden: true });
     output.setAttribute("role", "status");
     output.setAttribute("aria-live", "polite");
-    output.hidden = true;
     output.append(doc.createElement("pre"));
     bar.append(button, editButton);
     const scaffold = source.closest(".code-copy-outer-scaffold") || source;

@@ -9,7 +9,7 @@
 // ("1.50", "9.54e-7"), with how the page shows it. Native form controls,
 // a live region for the feedback, no dependencies.
 
-import { readData } from "./common.js";
+import { mountEach, readData } from "./common.js";
 
 const SUPERSCRIPT = { "⁻": "-", "⁺": "+", "⁰": "0", "¹": "1",
   "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8",
@@ -322,6 +322,4 @@ export function mount(root) {
   root.dataset.ready = "true";
 }
 
-if (typeof document !== "undefined") {
-  for (const root of document.querySelectorAll("[data-quiz]")) mount(root);
-}
+mountEach("[data-quiz]", mount);

@@ -15,10 +15,8 @@ local function link(span)
       if url == "" then
         return span.content
       end
-      local target = url:gsub("/*$", "/") .. (span.attributes.path or "")
-      if class == "book-repo" then
-        target = url
-      end
+      local target = class == "book-repo" and url
+        or url:gsub("/*$", "/") .. (span.attributes.path or "")
       return pandoc.Link(pandoc.Str(target), target)
     end
   end

@@ -131,16 +131,13 @@ function Div(cell)
       if not block.classes:includes("cell-code") then
         return nil
       end
-      local words = pandoc.Inlines("is printed in full in")
       return {
         pandoc.Para(pandoc.Inlines({ pandoc.Code(file), pandoc.Space() })
-          .. words .. { pandoc.Space(),
+          .. pandoc.Inlines("is printed in full in") .. { pandoc.Space(),
           pandoc.RawInline("typst", "#link(" .. target .. ")[The book's "
             .. "code, p. #context numbering(\"1\", "
-            .. "..counter(page).at(" .. target .. "))]"),
-          pandoc.Str(";"), pandoc.Space(), pandoc.Str("here"), pandoc.Space(),
-          pandoc.Str("is"), pandoc.Space(), pandoc.Str("its"), pandoc.Space(),
-          pandoc.Str("outline:") }),
+            .. "..counter(page).at(" .. target .. "))]") }
+          .. pandoc.Inlines("; here is its outline:")),
         pandoc.CodeBlock(outline(block.text, file, keep), block.attr),
       }
     end,

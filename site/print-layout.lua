@@ -276,17 +276,12 @@ function Pandoc(doc)
   blocks = blocks:walk({ Blocks = keep_with_next })
 
   -- the arabic page count starts with the first numbered chapter
-  local result = pandoc.Blocks({})
-  local started = false
-  for _, block in ipairs(blocks) do
-    if not started and is_numbered_chapter(block) then
-      started = true
-      result:insert(pandoc.RawBlock("typst",
-        "#set page(numbering: \"1\")\n#counter(page).update(1)"))
-    end
-    result:insert(block)
+  local _, first = blocks:find_if(is_numbered_chapter)
+  if first then
+    blocks:insert(first, pandoc.RawBlock("typst",
+      "#set page(numbering: \"1\")\n#counter(page).update(1)"))
   end
-  doc.blocks = result
+  doc.blocks = blocks
 
   if imprint ~= nil then
     local root = repository()

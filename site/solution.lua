@@ -24,13 +24,7 @@
 -- solution removed here is gone before anything in it is numbered.
 
 local function has_profile(name)
-  local profiles = quarto.project.profile or {}
-  for _, profile in ipairs(profiles) do
-    if profile == name then
-      return true
-    end
-  end
-  return false
+  return pandoc.List(quarto.project.profile or {}):includes(name)
 end
 
 -- true: keep as a collapsed callout; "open": keep as an open callout;
@@ -44,10 +38,6 @@ local function mode()
     return "open"
   end
   return false
-end
-
-local function is_solution(block)
-  return block.t == "Div" and block.classes:includes("solution")
 end
 
 local function title(exercise)
@@ -80,13 +70,12 @@ end
 -- (live cells run plain Python only): a line says where it runs, and
 -- links the notebooks, which the course edition does not publish.
 local function runs_in_notebook()
-  local words = "Its cells need PyTorch, which the page cannot run: "
-    .. "run them in the exercise's notebook"
+  local words = "Its cells need PyTorch, which the page cannot run: run "
+    .. "them in "
   if has_profile("course") then
-    return pandoc.Para(pandoc.Emph(pandoc.Inlines("Its cells need PyTorch, "
-      .. "which the page cannot run: run them in Jupyter.")))
+    return pandoc.Para(pandoc.Emph(pandoc.Inlines(words .. "Jupyter.")))
   end
-  local line = pandoc.Inlines(words .. ", from ")
+  local line = pandoc.Inlines(words .. "the exercise's notebook, from ")
   line:insert(pandoc.Link("the notebooks' zip",
     "/notebooks/backprop-notebooks.zip"))
   line:insert(pandoc.Str("."))
@@ -115,7 +104,7 @@ function Blocks(blocks)
   local result = pandoc.Blocks({})
   local changed = false
   for i, block in ipairs(blocks) do
-    if is_solution(block) then
+    if block.t == "Div" and block.classes:includes("solution") then
       changed = true
       local before = blocks[i - 1]
       local exercise = nil
