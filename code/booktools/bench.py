@@ -74,7 +74,28 @@ def bench():
         seconds, log = _timed(["make", "-o", ".venv/.installed", "book"],
                               copy, env)
         report(floor, seconds, log, copy / "_book")
+    with tempfile.TemporaryDirectory(prefix="book-bench-") as tmp:
+        copy = Path(tmp) / "book"  # what a Quarto user runs: both formats
+        shutil.copytree(ROOT, copy, ignore=NOT_COPIED, symlinks=True)
+        plain, _ = _timed(["quarto", "render"], copy)
+    print(f"plain quarto render, from clean:              {plain:6.1f} s")
     print_preview_edit()
+    print(f"lines of machinery: {machinery_lines()}")
+
+
+# What the book runs on, apart from its text and its teaching code; a
+# vendored library's own files do not count
+MACHINERY = ["code/booktools", "site", "explorers", "slides/_quarto.yml",
+             "slides/*.html", "slides/*.css", "Makefile", "_quarto*.yml"]
+
+
+def machinery_lines():
+    listed = subprocess.run(["git", "ls-files", *MACHINERY], cwd=ROOT,
+                            capture_output=True, text=True, check=True)
+    files = [name for name in listed.stdout.split()
+             if not re.search(r"vendor|\.min\.js", name)]
+    return sum(len((ROOT / name).read_bytes().splitlines())
+               for name in files)
 
 
 def report(floor, seconds, log, site):
