@@ -59,10 +59,11 @@ VIEW_BOX = re.compile(rb'viewBox="0 0 ([\d.]+) ([\d.]+)"')
 def same_figure(a, b, share=0.015):
     """The same elements, text and colours (to a hair), each placed
     within `share` of the figure's size; the lines' points and the
-    markers' places are not compared. A training run in float32 takes another path on another
-    CPU (its vector units round differently), so its curves, and the
-    axes that fit them, move by a pixel or two and may gain a point; a
-    stale figure differs in what it shows, not by a pixel."""
+    markers' places are not compared. A training run in float32 takes
+    another path on another CPU (its vector units round differently), so
+    its curves, and the axes that fit them, move by a pixel or two and
+    may gain a point; a stale figure differs in what it shows, not by a
+    pixel."""
     size = max(map(float, VIEW_BOX.search(a).groups()))
     (text_a, nums_a, ink_a), (text_b, nums_b, ink_b) = (
         tokens(PATH_DATA.sub(b"", a)), tokens(PATH_DATA.sub(b"", b)))
