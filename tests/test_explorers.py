@@ -5,6 +5,7 @@ chapters print, so they need no Quarto.
 """
 
 import ast
+import inspect
 import json
 import shutil
 import subprocess
@@ -13,7 +14,9 @@ import pytest
 from browser import WatchedPage, axe_violations, chromium, serve
 
 from backprop import depth
+from backprop.engine import topological_order
 from backprop.prose import count, fixed, sci
+from backprop.tasks import diamond_graph, neuron_graph
 from booktools import ROOT, explorers
 
 NODE = shutil.which("node")
@@ -87,7 +90,7 @@ def test_depth_data_runs_the_sweep_it_is_given():
                      .read_text())
     assert {alias.name for node in ast.walk(tree)
             if isinstance(node, ast.Import | ast.ImportFrom)
-            for alias in node.names} == {"json", "re"}
+            for alias in node.names} == {"json", "re", "Decimal"}
 
 
 def test_scale_labels_state_the_standard_deviation():
@@ -117,6 +120,70 @@ def test_depth_data_fits_the_page_budget():
     assert json.loads(payload) == data  # shortened, not changed
 
 
+def stepped(named, digits=0):
+    """step_data of a graph, with its nodes in a row and each rule named
+    after its edge."""
+    rules = {(consumer, parent): f"{consumer}-{parent} rule"
+             for consumer, value in named.items()
+             for parent in explorers.local_derivatives(value, named,
+                                                       topological_order)}
+    return explorers.step_data("A graph", "its formula", named, {
+        name: (i, 0) for i, name in enumerate(named)}, rules,
+        topological_order, digits)
+
+
+def test_each_step_is_the_sum_over_consumers_and_ends_at_autograd():
+    import torch
+
+    data = stepped(neuron_graph(), digits=4)
+    w, x, b = (torch.tensor(v, dtype=torch.float64, requires_grad=True)
+               for v in (0.7, 2.0, -0.5))
+    (0.5 * (torch.sigmoid(w * x + b) - 0.1) ** 2).backward()
+    grads = {s["node"]: s["grad"] for s in data["steps"]}
+    for name, tensor in {"w": w, "x": x, "b": b}.items():
+        assert abs(grads[name] - tensor.grad.item()) < 1e-12
+    # the loss first, each node after every node it feeds
+    assert [s["node"] for s in data["steps"]][0] == "L"
+    done = set()
+    for step in data["steps"]:
+        consumers = {c for p, c in data["edges"] if p == step["node"]}
+        assert consumers <= done and {t["from"] for t in step["terms"]} == (
+            consumers)
+        done.add(step["node"])
+    # the diamond, by hand: out = 2s + s^2, s = 3x at x = 1
+    diamond = {s["node"]: s for s in stepped(diamond_graph())["steps"]}
+    assert diamond["s"]["grad"] == 2 + 2 * 3.0
+    assert sorted(t["local"] for t in diamond["s"]["terms"]) == [2.0, 6.0]
+    assert diamond["x"]["grad"] == 3 * (2 + 2 * 3.0)
+
+
+def test_each_steps_arithmetic_adds_up_as_printed():
+    data = stepped(neuron_graph(), digits=4)
+    # at 4 decimals, 0.1256 (dL/dz) x 2 would print 0.2511 as 0.2512
+    assert data["digits"] == 5
+    assert explorers.adds_up(data["steps"], data["digits"])
+    assert not explorers.adds_up(data["steps"], 4)
+    wrong = [dict(step, grad=step["grad"] + 1e-4) if step["node"] == "w"
+             else step for step in data["steps"]]
+    assert not explorers.adds_up(wrong, data["digits"])
+
+
+def test_the_stepper_shows_the_chapters_own_graphs(run_chapter):
+    first, companion = run_chapter("backprop"), run_chapter("by-hand")
+    given = inspect.signature(neuron_graph).parameters
+    assert first.value("[w0, x0, b0, y0]") == [
+        given[k].default for k in ("w", "x", "b", "y")]
+    graphs = companion.value("step_graphs")
+    neuron, diamond = ({s["node"]: s["grad"] for s in g["steps"]}
+                       for g in graphs)
+    assert abs(neuron["w"] - first.value("d_w")) < 1e-12
+    assert abs(neuron["x"] - first.value("d_x")) < 1e-12
+    assert diamond["x"] == companion.value(
+        "(lambda x, out: (out.backward(), x.grad)[1])(*diamond())")
+    for graph in graphs:
+        assert explorers.adds_up(graph["steps"], graph["digits"])
+
+
 def test_compact_numbers_read_back_the_same():
     text = json.dumps({"a": [1.5e-05, 1e+52, -2.25e-100, 0.0123, 4096],
                        "label": "std 1e-05"}, separators=(",", ":"))
@@ -134,8 +201,9 @@ def page_dir(tmp_path_factory):
                                 depths=[1, 2, 3, 5, 8])  # starts at 8
     body = "\n".join([
         explorers.raw_html("depth", data, "explorers/depth-explorer.js"),
-        explorers.raw_html("chain", explorers.chain_data(),
-                           "explorers/chain-explorer.js"),
+        explorers.raw_html("step", {"graphs": [
+            stepped(neuron_graph(), digits=4), stepped(diamond_graph())]},
+            "explorers/step-explorer.js"),
     ])
     (root / "index.html").write_text(f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -154,7 +222,7 @@ def page(page_dir):
     with serve(page_dir) as origin, chromium() as browser:
         watched = WatchedPage(browser, origin)
         watched.page.goto(f"{origin}/index.html")
-        watched.page.wait_for_selector('[data-explorer="chain"]'
+        watched.page.wait_for_selector('[data-explorer="step"]'
                                        '[data-ready="true"]')
         watched.page.wait_for_selector('[data-explorer="depth"]'
                                        '[data-ready="true"]')
@@ -175,17 +243,18 @@ def test_page_is_self_contained_and_error_free(page):
 def test_keyboard_reaches_every_control_in_order(page):
     page.page.locator("h1").click()
     order = []
-    for _ in range(5):
+    for _ in range(6):
         page.page.keyboard.press("Tab")
         order.append(page.page.evaluate("document.activeElement.id"))
     assert order == ["depth-explorer-app-activation",
                      "depth-explorer-app-init", "depth-explorer-app-depth",
-                     "chain-explorer-app-x", "chain-explorer-app-y"]
+                     "step-explorer-app-graph", "step-explorer-app-back",
+                     "step-explorer-app-step"]
 
 
 def test_every_control_has_a_label(page):
     for label in ("Activation", "Weight scale", "Depth (hidden layers)",
-                  "x", "y"):
+                  "Graph"):
         assert page.page.get_by_label(label, exact=True).count() == 1
 
 
@@ -236,19 +305,39 @@ def test_depth_explorer_reaches_the_large_scales(page, page_dir):
     assert f"{round(100 * run['closed'][at])}% of them are below" in text
 
 
-def test_chain_explorer_follows_the_sliders(page):
-    x = page.page.locator("#chain-explorer-app-x")
-    x.focus()
-    page.page.keyboard.press("ArrowRight")  # x: 2.0 -> 2.1
-    text = summary(page, "chain")
-    assert "contributes x = 2.10" in text
-    assert "dz/dy = 3.10" in text  # x + 1, by hand
-    assert "finite difference gives 3.1000" in text
-    assert page.page.locator("#chain-explorer-app rect").count() == 3
+def test_stepper_walks_back_and_forth_from_the_keyboard(page):
+    data = stepped(neuron_graph(), digits=4)
+    steps, digits = data["steps"], data["digits"]
+    page.page.locator("#step-explorer-app-step").focus()
+    for _ in range(3):
+        page.page.keyboard.press("Enter")
+    z = steps[2]
+    assert z["node"] == "z"
+    (term,) = z["terms"]
+    assert summary(page, "step") == (
+        f"Step 3 of 7, node z: ∂L/∂z = ∂L/∂a × ∂a/∂z = "
+        f"{fixed(term['upstream'], digits)} × {fixed(term['local'], digits)}"
+        f" = {fixed(z['grad'], digits)}. Local rule: ∂a/∂z = a-z rule.")
+    shown = page.page.locator("#step-explorer-app .node-grad")
+    assert shown.all_text_contents().count("?") == 4  # w, x, b, wx to come
+    assert page.page.locator("#step-explorer-app .edge-back").count() == 1
+    page.page.keyboard.press("ArrowLeft")
+    assert summary(page, "step").startswith("Step 2 of 7, node a: ")
+    graph = page.page.locator("#step-explorer-app-graph")
+    graph.focus()
+    page.page.keyboard.press("ArrowDown")  # the diamond, from the start
+    assert summary(page, "step").startswith("A graph: its formula. The "
+                                            "forward pass")
+    page.page.locator("#step-explorer-app-step").focus()
+    for _ in range(4):
+        page.page.keyboard.press("ArrowRight")
+    assert summary(page, "step").endswith("s feeds 2 nodes, so the routes "
+                                          "add.")
+    assert page.page.locator("#step-explorer-app .edge-back").count() == 2
 
 
 def test_plots_are_described_by_their_summaries(page):
-    for kind in ("depth", "chain"):
+    for kind in ("depth", "step"):
         svg = page.page.locator(f"#{kind}-explorer-app svg")
         assert svg.get_attribute("role") == "img"
         labelled_by = svg.get_attribute("aria-labelledby")

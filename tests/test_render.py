@@ -281,7 +281,7 @@ def test_explorers_run_in_the_rendered_pages(render_log):
     from browser import WatchedPage, chromium, serve
 
     with serve(BOOK) as origin, chromium() as browser:
-        for page, kind in [("deep", "depth"), ("by-hand", "chain")]:
+        for page, kind in [("deep", "depth"), ("by-hand", "step")]:
             watched = WatchedPage(browser, origin)
             watched.page.goto(f"{origin}/chapters/{page}.html")
             watched.page.wait_for_selector(

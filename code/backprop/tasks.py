@@ -1,7 +1,10 @@
 """Data for chapter 1: the small random network of the blame equations,
-and for the training run an XOR task and a straight-line baseline."""
+and for the training run an XOR task and a straight-line baseline; and
+the two small graphs that the backward-pass explorer steps through."""
 
 import torch
+
+from backprop.engine import Value
 
 
 def xor_problem(n=64, d_in=5, d_hidden=8, seed=6050):
@@ -36,3 +39,24 @@ def example_network(sizes=(3, 4, 4, 1), seed=6050):
     biases = [torch.zeros(m) for m in sizes[1:]]
     x = torch.randn(1, sizes[0], generator=gen)
     return weights, biases, x
+
+
+def neuron_graph(w=0.7, x=2.0, b=-0.5, y=0.1):
+    """Chapter 1's worked neuron (its numeric pass and figure) in the
+    Value engine: {name: Value}, the loss L = (sigmoid(w x + b) - y)^2 / 2
+    last."""
+    w, x, b = Value(w), Value(x), Value(b)
+    wx = w * x
+    z = wx + b
+    a = z.sigmoid()
+    loss = 0.5 * (a - y) * (a - y)
+    return {"w": w, "x": x, "b": b, "wx": wx, "z": z, "a": a, "L": loss}
+
+
+def diamond_graph(x=1.0):
+    """Chapter 4's diamond: s = 3x feeds both u = 2s and v = s^2, which
+    meet in out = u + v. {name: Value}, out last."""
+    x = Value(x)
+    s = x * 3.0
+    u, v = s * 2.0, s * s
+    return {"x": x, "s": s, "u": u, "v": v, "out": u + v}

@@ -5,11 +5,13 @@ its numbers from a JSON block written here, when the book is built. A
 chapter cell labelled build-..., with `output: asis`, prints the block,
 so the page loads nothing from another site; the student notebook leaves
 that cell out. The numbers come from the chapter's own functions, which
-the chapter passes in: this module computes nothing of its own.
+the chapter passes in: this module computes nothing of its own (the
+step-through explorer's gradients are the Value engine's own push_grad).
 """
 
 import json
 import re
+from decimal import Decimal
 
 ACTIVATION_LABELS = {"sigmoid": "Sigmoid", "tanh": "tanh", "relu": "ReLU"}
 # The weight scales, as std c/sqrt(n) for the width n = 64 where they are
@@ -61,12 +63,6 @@ def depth_data(sweep, closed, depths=DEPTHS, width=64, lr=0.1):
     }
 
 
-def chain_data():
-    """Start values and slider range of the chain-rule explorer."""
-    return {"x": 2.0, "y": 3.0,
-            "range": {"min": -3.0, "max": 3.0, "step": 0.1}}
-
-
 # A number in the JSON text (between [ , : and , ] }) with an exponent.
 EXPONENT = re.compile(r"(?<=[\[,:])(-?\d+(?:\.\d+)?)e([+-])0*(\d+)"
                       r"(?=[,\]}])")
@@ -81,7 +77,7 @@ def compact(payload):
 def raw_html(kind, data, module_src):
     """A labelled container with its data, and the module that fills it."""
     payload = compact(json.dumps(data, separators=(",", ":")))
-    titles = {"depth": "Depth explorer", "chain": "Chain-rule explorer"}
+    titles = {"depth": "Depth explorer", "step": "Backward pass, step by step"}
     return "\n".join([
         f'<section class="explorer" id="{kind}-explorer-app" '
         f'data-explorer="{kind}" aria-label="{titles[kind]}">',
@@ -96,3 +92,77 @@ def raw_html(kind, data, module_src):
 def html_block(kind, data, module_src):
     """raw_html as a pandoc raw block, for a cell with `output: asis`."""
     return f"```{{=html}}\n{raw_html(kind, data, module_src)}\n```"
+
+
+# ---- the step-through explorer: a backward pass, one node at a time ----
+
+def local_derivatives(node, named, topological_order):
+    """{name: d node / d p} for each named Value p that node is computed
+    from directly: node's own push_grad, and those of the unnamed Values
+    between them (a formula's constants), run with node's gradient set
+    to 1, in the engine's own order. The engine's rules, not new ones."""
+    inner = set(named.values())
+    order = topological_order(node)
+    for n in order:
+        n.grad = 0.0
+    node.grad, reached, found = 1.0, {node}, set()
+    for n in reversed(order):
+        if n in reached:
+            n.push_grad()
+            for parent in n.parents:
+                (found if parent in inner else reached).add(parent)
+    return {name: v.grad for name, v in named.items() if v in found}
+
+
+def printed(x, digits):
+    return f"{x:.{digits}f}"
+
+
+def adds_up(steps, digits):
+    """Whether each step's sum of products, worked from the factors as
+    printed, gives its gradient as printed."""
+    for step in steps:
+        if not step["terms"]:
+            continue
+        worked = sum(Decimal(printed(t["local"], digits))
+                     * Decimal(printed(t["upstream"], digits))
+                     for t in step["terms"])
+        if printed(float(worked), digits) != printed(step["grad"], digits):
+            return False
+    return True
+
+
+def step_data(title, formula, named, places, rules, topological_order,
+              digits=0):
+    """One graph of the step-through explorer, from Values of the book's
+    engine: its title and formula (text), named {name: Value}, the last
+    one the output; places {name:
+    (column, row)}; rules {(consumer, input): its local derivative as a
+    formula}; the engine's topological_order. Each step completes one
+    node's gradient, in reverse topological order, as the sum over its
+    consumers of the consumer's gradient times the local derivative. The
+    decimals shown are the fewest from `digits` up with which every
+    step's arithmetic, from the numbers as printed, gives the gradient as
+    printed."""
+    names = {v: name for name, v in named.items()}
+    local = {name: local_derivatives(v, named, topological_order)
+             for name, v in named.items()}
+    root = list(named)[-1]
+    order = [names[v] for v in reversed(topological_order(named[root]))
+             if v in names]
+    grads, steps = {root: 1.0}, [{"node": root, "grad": 1.0, "terms": []}]
+    for name in order[1:]:
+        terms = [{"from": c, "local": local[c][name], "upstream": grads[c],
+                  "rule": rules[(c, name)]}
+                 for c in order if name in local[c] and c in grads]
+        grads[name] = sum(t["local"] * t["upstream"] for t in terms)
+        steps.append({"node": name, "grad": grads[name], "terms": terms})
+    while not adds_up(steps, digits):
+        digits += 1
+    return {"title": title, "formula": formula, "digits": digits,
+            "output": root,
+            "nodes": [{"name": name, "value": v.data, "col": places[name][0],
+                       "row": places[name][1]} for name, v in named.items()],
+            "edges": [[parent, consumer] for consumer in local
+                      for parent in local[consumer]],
+            "steps": steps}

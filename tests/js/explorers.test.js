@@ -2,11 +2,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { contributions, describe as describeChain, finiteDifference, z }
-  from "../../explorers/chain-explorer.js";
 import { count, fixed, power, sci } from "../../explorers/common.js";
 import { amount, axisFor, decades, describe, percent, runFor, ticks }
   from "../../explorers/depth-explorer.js";
+import { describe as describeStep, filled, layout }
+  from "../../explorers/step-explorer.js";
 
 test("number text matches the book's prose style", () => {
   assert.equal(power(-3), "10⁻³");
@@ -19,21 +19,61 @@ test("number text matches the book's prose style", () => {
   assert.equal(count(4096), "4,096");
 });
 
-test("the two paths of z = x y + y add up to x + 1", () => {
-  for (const x of [-3, -1.5, 0, 2, 2.7]) {
-    const c = contributions(x);
-    assert.equal(c.product, x);
-    assert.equal(c.direct, 1);
-    assert.equal(c.total, x + 1);
-    for (const y of [-2, 0.5, 3]) {
-      assert.ok(Math.abs(finiteDifference(x, y) - (x + 1)) < 1e-8);
+// The diamond at x = 1, worked by hand: s = 3, u = 2s = 6, v = s² = 9,
+// out = 15; backward: out 1, then v and u 1 each, s = 1·6 + 1·2 = 8 (two
+// routes), x = 3·8 = 24.
+const DIAMOND = {
+  title: "The diamond", formula: "out = 2s + s²", digits: 0, output: "out",
+  nodes: [{ name: "x", value: 1, col: 0, row: 1 },
+    { name: "s", value: 3, col: 1, row: 1 },
+    { name: "u", value: 6, col: 2, row: 0 },
+    { name: "v", value: 9, col: 2, row: 2 },
+    { name: "out", value: 15, col: 3, row: 1 }],
+  edges: [["x", "s"], ["s", "u"], ["s", "v"], ["u", "out"], ["v", "out"]],
+  steps: [{ node: "out", grad: 1, terms: [] },
+    { node: "v", grad: 1, terms: [{ from: "out", local: 1, upstream: 1,
+      rule: "1" }] },
+    { node: "u", grad: 1, terms: [{ from: "out", local: 1, upstream: 1,
+      rule: "1" }] },
+    { node: "s", grad: 8, terms: [
+      { from: "v", local: 6, upstream: 1, rule: "2s" },
+      { from: "u", local: 2, upstream: 1, rule: "2" }] },
+    { node: "x", grad: 24, terms: [{ from: "s", local: 3, upstream: 8,
+      rule: "3" }] }],
+};
+
+test("each step of the backward pass says its rule and its numbers", () => {
+  assert.match(describeStep(DIAMOND, 0),
+    /^The diamond: out = 2s \+ s²\. The forward .* 5 steps, one node each/);
+  assert.equal(describeStep(DIAMOND, 1), "Step 1 of 5, node out: the " +
+    "backward pass starts at the output, with ∂out/∂out = 1.");
+  assert.equal(describeStep(DIAMOND, 4), "Step 4 of 5, node s: ∂out/∂s = " +
+    "∂out/∂v × ∂v/∂s + ∂out/∂u × ∂u/∂s = 1 × 6 + 1 × 2 = 8. Local rules: " +
+    "∂v/∂s = 2s; ∂u/∂s = 2. s feeds 2 nodes, so the routes add.");
+  assert.equal(describeStep(DIAMOND, 5), "Step 5 of 5, node x: ∂out/∂x = " +
+    "∂out/∂s × ∂s/∂x = 8 × 3 = 24. Local rule: ∂s/∂x = 3. Every gradient " +
+    "is filled in.");
+});
+
+test("a node's gradient is shown from its own step on", () => {
+  assert.deepEqual([...filled(DIAMOND, 0)], []);
+  assert.deepEqual([...filled(DIAMOND, 3)], ["out", "v", "u"]);
+  assert.equal(filled(DIAMOND, 5).size, 5);
+});
+
+test("the boxes never overlap, on a phone or a wide page", () => {
+  for (const width of [300, 640]) {
+    const { at, box, high } = layout(DIAMOND, width);
+    const places = Object.values(at);
+    for (const a of places) {
+      assert.ok(a.x >= 0 && a.x + box <= width);
+      for (const b of places) {
+        if (a === b) continue;
+        assert.ok(Math.abs(a.x - b.x) >= box + 8 ||
+          Math.abs(a.y - b.y) >= high + 8);
+      }
     }
   }
-  assert.equal(z(2, 3), 9);
-  const text = describeChain(2, 3);
-  assert.match(text, /contributes x = 2\.00/);
-  assert.match(text, /dz\/dy = 3\.00/);
-  assert.match(text, /finite difference gives 3\.0000/);
 });
 
 const DATA = {
