@@ -491,7 +491,8 @@ FIREFOX = (os.environ.get("BOOK_FIREFOX") or shutil.which("firefox-esr")
 def test_pages_and_slides_in_firefox(render_log):
     # a second browser: Firefox's display maths is taller, and two slides
     # ran past the deck's box there alone; its line breaking may put a
-    # formula's punctuation at a line's start (tests/js/firefox.mjs)
+    # formula's punctuation at a line's start; and the explorers, a
+    # question and a live cell must answer there too (tests/js/firefox.mjs)
     import json
 
     from browser import serve
@@ -507,7 +508,8 @@ def test_pages_and_slides_in_firefox(render_log):
              FIREFOX], capture_output=True, text=True, check=True,
             timeout=600).stdout
     assert json.loads(shown.splitlines()[-1]) == {"slides": [],
-                                                  "broken": []}
+                                                  "broken": [],
+                                                  "widgets": []}
 
 
 @needs_quarto

@@ -1,8 +1,9 @@
 // The page checks that need a second browser: run by tests/test_render.py
 // in Firefox (Debian's firefox-esr, or BOOK_FIREFOX), driven by
 // puppeteer-core over WebDriver BiDi. Prints, as JSON, each slide that
-// runs past the deck's box and each formula whose punctuation starts a
-// line, for the site at the origin given.
+// runs past the deck's box, each formula whose punctuation starts a
+// line, and each widget that did not answer, for the site at the origin
+// given.
 //   node tests/js/firefox.mjs ORIGIN FIREFOX
 import puppeteer from "puppeteer-core";
 
@@ -52,7 +53,45 @@ try {
       return found;
     }));
   }
-  console.log(JSON.stringify({ slides, broken }));
+  // the widgets answer in Firefox too: the stepper, a question, the
+  // depth explorer and a live cell (Pyodide in a worker)
+  const widgets = [];
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.goto(`${origin}/chapters/by-hand.html`, { waitUntil: "load" });
+  await page.waitForSelector('[data-explorer="step"][data-ready="true"]');
+  await page.focus("#step-explorer-app-step");
+  for (const key of ["Enter", "Enter", "ArrowRight"]) {
+    await page.keyboard.press(key);
+  }
+  const stepped = await page.$eval("#step-explorer-app-summary",
+    (p) => p.textContent);
+  if (!stepped.startsWith("Step 3 of ")) widgets.push(`stepper: ${stepped}`);
+  await page.waitForSelector(".quiz-question");
+  const answered = await page.evaluate(() => {
+    const form = document.querySelector(".quiz-question");
+    form.querySelector("input").click();
+    form.querySelector(".quiz-check").click();
+    return form.querySelector(".quiz-feedback").textContent;
+  });
+  if (!answered.trim()) widgets.push("question: no feedback");
+  await page.click(".live-bar button");
+  const ran = await page.waitForFunction(() => {
+    const out = document.querySelector(".live-output pre");
+    return out && !/Starting|Running/.test(out.textContent) &&
+      out.textContent.trim();
+  }, { timeout: 120000 }).then((h) => h.jsonValue(), (e) => `${e}`);
+  if (/could not|Error/.test(ran)) widgets.push(`live cell: ${ran}`);
+  await page.goto(`${origin}/chapters/deep.html`, { waitUntil: "load" });
+  await page.waitForSelector('[data-explorer="depth"][data-ready="true"]');
+  const before = await page.$eval("#depth-explorer-app-summary",
+    (p) => p.textContent);
+  await page.select("#depth-explorer-app-activation", "relu");
+  const after = await page.$eval("#depth-explorer-app-summary",
+    (p) => p.textContent);
+  if (after === before || !after.startsWith("ReLU")) {
+    widgets.push(`depth explorer: ${after}`);
+  }
+  console.log(JSON.stringify({ slides, broken, widgets }));
 } finally {
   await browser.close();
 }
