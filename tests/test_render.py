@@ -471,6 +471,11 @@ def test_deck_is_offline_accessible_and_fits_its_slides(render_log):
                                        && !i.alt).length};
             }""")
             assert slide["height"] <= slide["room"], f"slide {index + 1}"
+            # every in-page link leads to an element (pa11y's NoSuchID)
+            assert page.evaluate("""() => [...document.querySelectorAll(
+                'a[href^="#"]')].map(a => a.getAttribute('href').slice(1))
+                .filter(id => id && !document.getElementById(id))""") == [], (
+                f"slide {index + 1}")
             assert all(slide["images"]), f"slide {index + 1}"
             assert slide["unlabelled"] == 0, f"slide {index + 1}"
         assert axe_violations(page) == []
