@@ -14,7 +14,7 @@ import pytest
 from browser import WatchedPage, axe_violations, chromium, serve
 
 from backprop import depth
-from backprop.engine import topological_order
+from backprop.engine import Value, topological_order
 from backprop.prose import count, fixed, sci
 from backprop.tasks import diamond_graph, neuron_graph
 from booktools import ROOT, explorers
@@ -135,7 +135,7 @@ def stepped(named, digits=0):
 def test_each_step_is_the_sum_over_consumers_and_ends_at_autograd():
     import torch
 
-    data = stepped(neuron_graph(), digits=4)
+    data = stepped(neuron_graph(Value), digits=4)
     w, x, b = (torch.tensor(v, dtype=torch.float64, requires_grad=True)
                for v in (0.7, 2.0, -0.5))
     (0.5 * (torch.sigmoid(w * x + b) - 0.1) ** 2).backward()
@@ -151,14 +151,14 @@ def test_each_step_is_the_sum_over_consumers_and_ends_at_autograd():
             consumers)
         done.add(step["node"])
     # the diamond, by hand: out = 2s + s^2, s = 3x at x = 1
-    diamond = {s["node"]: s for s in stepped(diamond_graph())["steps"]}
+    diamond = {s["node"]: s for s in stepped(diamond_graph(Value))["steps"]}
     assert diamond["s"]["grad"] == 2 + 2 * 3.0
     assert sorted(t["local"] for t in diamond["s"]["terms"]) == [2.0, 6.0]
     assert diamond["x"]["grad"] == 3 * (2 + 2 * 3.0)
 
 
 def test_each_steps_arithmetic_adds_up_as_printed():
-    data = stepped(neuron_graph(), digits=4)
+    data = stepped(neuron_graph(Value), digits=4)
     # at 4 decimals, 0.1256 (dL/dz) x 2 would print 0.2511 as 0.2512
     assert data["digits"] == 5
     assert explorers.adds_up(data["steps"], data["digits"])
@@ -202,7 +202,8 @@ def page_dir(tmp_path_factory):
     body = "\n".join([
         explorers.raw_html("depth", data, "explorers/depth-explorer.js"),
         explorers.raw_html("step", {"graphs": [
-            stepped(neuron_graph(), digits=4), stepped(diamond_graph())]},
+            stepped(neuron_graph(Value), digits=4),
+            stepped(diamond_graph(Value))]},
             "explorers/step-explorer.js"),
     ])
     (root / "index.html").write_text(f"""<!doctype html>
@@ -306,7 +307,7 @@ def test_depth_explorer_reaches_the_large_scales(page, page_dir):
 
 
 def test_stepper_walks_back_and_forth_from_the_keyboard(page):
-    data = stepped(neuron_graph(), digits=4)
+    data = stepped(neuron_graph(Value), digits=4)
     steps, digits = data["steps"], data["digits"]
     page.page.locator("#step-explorer-app-step").focus()
     for _ in range(3):

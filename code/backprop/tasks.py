@@ -4,8 +4,6 @@ the two small graphs that the backward-pass explorer steps through."""
 
 import torch
 
-from backprop.engine import Value
-
 
 def xor_problem(n=64, d_in=5, d_hidden=8, seed=6050):
     """n random inputs, labelled +1 where the first two coordinates have
@@ -41,10 +39,11 @@ def example_network(sizes=(3, 4, 4, 1), seed=6050):
     return weights, biases, x
 
 
-def neuron_graph(w=0.7, x=2.0, b=-0.5, y=0.1):
+def neuron_graph(Value, w=0.7, x=2.0, b=-0.5, y=0.1):
     """Chapter 1's worked neuron (its numeric pass and figure) in the
-    Value engine: {name: Value}, the loss L = (sigmoid(w x + b) - y)^2 / 2
-    last."""
+    Value engine that the caller passes (chapter 2 pastes the engine
+    rather than import it): {name: Value}, the loss
+    L = (sigmoid(w x + b) - y)^2 / 2 last."""
     w, x, b = Value(w), Value(x), Value(b)
     wx = w * x
     z = wx + b
@@ -53,7 +52,7 @@ def neuron_graph(w=0.7, x=2.0, b=-0.5, y=0.1):
     return {"w": w, "x": x, "b": b, "wx": wx, "z": z, "a": a, "L": loss}
 
 
-def diamond_graph(x=1.0):
+def diamond_graph(Value, x=1.0):
     """Chapter 4's diamond: s = 3x feeds both u = 2s and v = s^2, which
     meet in out = u + v. {name: Value}, out last."""
     x = Value(x)
