@@ -90,7 +90,8 @@ def test_depth_data_runs_the_sweep_it_is_given():
                      .read_text())
     assert {alias.name for node in ast.walk(tree)
             if isinstance(node, ast.Import | ast.ImportFrom)
-            for alias in node.names} == {"json", "re", "Decimal"}
+            for alias in node.names} == {"json", "re", "Decimal",
+                                         "ROUND_HALF_UP"}
 
 
 def test_scale_labels_state_the_standard_deviation():

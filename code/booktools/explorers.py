@@ -11,7 +11,7 @@ step-through explorer's gradients are the Value engine's own push_grad).
 
 import json
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 ACTIVATION_LABELS = {"sigmoid": "Sigmoid", "tanh": "tanh", "relu": "ReLU"}
 # The weight scales, as std c/sqrt(n) for the width n = 64 where they are
@@ -120,14 +120,17 @@ def printed(x, digits):
 
 def adds_up(steps, digits):
     """Whether each step's sum of products, worked from the factors as
-    printed, gives its gradient as printed."""
+    printed and rounded as a reader rounds (a final 5 up), gives its
+    gradient as printed."""
+    unit = Decimal(1).scaleb(-digits)
     for step in steps:
         if not step["terms"]:
             continue
         worked = sum(Decimal(printed(t["local"], digits))
                      * Decimal(printed(t["upstream"], digits))
                      for t in step["terms"])
-        if printed(float(worked), digits) != printed(step["grad"], digits):
+        if (worked.quantize(unit, rounding=ROUND_HALF_UP)
+                != Decimal(printed(step["grad"], digits))):
             return False
     return True
 
@@ -135,10 +138,10 @@ def adds_up(steps, digits):
 def step_data(title, formula, named, places, rules, topological_order,
               digits=0):
     """One graph of the step-through explorer, from Values of the book's
-    engine: its title and formula (text), named {name: Value}, the last
-    one the output; places {name:
-    (column, row)}; rules {(consumer, input): its local derivative as a
-    formula}; the engine's topological_order. Each step completes one
+    engine: its title and formula (text); named {name: Value}, the last
+    one the output; places {name: (column, row)}; rules {(consumer,
+    input): its local derivative as a formula}; the engine's
+    topological_order. Each step completes one
     node's gradient, in reverse topological order, as the sum over its
     consumers of the consumer's gradient times the local derivative. The
     decimals shown are the fewest from `digits` up with which every
