@@ -2,8 +2,10 @@
 // torch) can be edited and run in the reader's browser. Python is
 // Pyodide, loaded from the site's own pyodide/ folder on the first Run
 // only, so a page that is just read weighs what it did, and nothing is
-// requested from another site. booktools/live.py writes the page's
-// set-up (#live-config) and puts the runtime into the site.
+// requested from another site. Edit opens CodeMirror 6, loaded on the
+// first Edit only from the site's codemirror/ folder, which the page's
+// import map names. booktools/live.py writes the page's set-up
+// (#live-config, the import map) and puts both into the site.
 //
 // The cells share one namespace, as in a notebook. Running a cell first
 // runs every earlier live cell that has not run, without an error, in
@@ -138,31 +140,88 @@ async function run(config, cells, index, fromKeys = false) {
   }
 }
 
-/** Edit: the code becomes a text box, which Ctrl+Enter runs. */
-function edit(cell, onRun) {
-  const box = Object.assign(document.createElement("textarea"),
-    { className: "live-editor", spellcheck: false, value: cell.original });
-  const fit = () => { box.rows = box.value.split("\n").length + 1; };
-  fit();
-  box.addEventListener("input", fit);
-  box.setAttribute("aria-label", `${cell.name}: Python code, editable. ` +
-    "Tab leaves the box; Ctrl+Enter runs the cell.");
-  box.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      onRun(true);
-    }
-  });
+let editorModules = null;
+
+/** CodeMirror's modules, imported on the first Edit. */
+function loadEditor() {
+  editorModules ??= Promise.all(["codemirror", "@codemirror/view",
+    "@codemirror/state", "@codemirror/commands", "@codemirror/language",
+    "@codemirror/lang-python", "@lezer/highlight",
+    "@codemirror/autocomplete"].map((name) =>
+    import(name)));
+  return editorModules;
+}
+
+/** Python coloured as the page colours its code, in either theme: each
+ *  tag takes the colour that Quarto's theme gives pandoc's token class
+ *  (--quarto-hl-kw-color and so on). A string standing as a statement, a
+ *  docstring, is a comment there, as pandoc has it. */
+function pageColours(tags, HighlightStyle) {
+  return HighlightStyle.define([
+    [tags.controlKeyword, "cf"], [tags.keyword, "kw"],
+    [tags.moduleKeyword, "im"], [[tags.bool, tags.null], "va"],
+    [tags.string, "st"], [tags.special(tags.string), "ss"],
+    [[tags.comment, tags.docString], "co"], [tags.number, "fl"],
+    [tags.meta, "at"],
+    [[tags.arithmeticOperator, tags.compareOperator, tags.updateOperator,
+      tags.definitionOperator, tags.bitwiseOperator], "op"],
+  ].map(([tag, token]) => ({ tag, color: `var(--quarto-hl-${token}-color)` })));
+}
+
+/** The cell's code in CodeMirror, in a box like the page's code: Tab
+ *  indents by four spaces, Escape then Tab leaves (CodeMirror's way out
+ *  for the keyboard), Ctrl+Enter runs the cell. Completions come only on
+ *  Ctrl+Space: offered while typing, Enter would take one for a new line. */
+function codeEditor(cell, onRun, modules) {
+  const [{ basicSetup }, { EditorView, keymap }, { Prec },
+    { indentWithTab }, { HighlightStyle, indentUnit, syntaxHighlighting },
+    { python, pythonLanguage }, { tags, styleTags },
+    { autocompletion }] = modules;
+  const docstrings = pythonLanguage.configure({ props: [styleTags({
+    "ExpressionStatement/String": tags.docString })] });
+  const box = document.createElement("div");
+  box.className = "sourceCode live-editor";
+  const view = new EditorView({ parent: box, doc: cell.original,
+    extensions: [
+      Prec.highest(keymap.of([{ key: "Mod-Enter",
+        run: () => { onRun(true); return true; } }])),
+      basicSetup, keymap.of([indentWithTab]), indentUnit.of("    "),
+      autocompletion({ activateOnTyping: false }),
+      docstrings, python().support, EditorView.lineWrapping,
+      syntaxHighlighting(pageColours(tags, HighlightStyle)),
+      EditorView.contentAttributes.of({ "aria-label": `${cell.name}: ` +
+        "Python code, editable. Tab indents; Escape then Tab leaves the " +
+        "editor; Ctrl+Enter runs the cell." }),
+    ] });
+  return { box, text: () => view.state.doc.toString(),
+    focus: () => view.focus(), close: () => view.destroy(),
+    hint: "Tab indents and Shift+Tab outdents; to leave the editor with " +
+      "the keyboard, press Escape, then Tab. Ctrl+Enter runs the cell; " +
+      "Reset brings back the book's code." };
+}
+
+/** Edit: the code becomes an editor, which Ctrl+Enter runs. */
+async function edit(cell, onRun) {
+  cell.edit.onclick = null; // one editor, however often Edit is pressed
+  let editor;
+  try {
+    editor = codeEditor(cell, onRun, await loadEditor());
+  } catch (error) {
+    show(cell, `The editor could not start in this page (${error.message}).`,
+      true);
+    cell.edit.onclick = () => edit(cell, onRun);
+    return;
+  }
   const hint = document.createElement("p");
   hint.className = "live-hint";
-  hint.textContent = "Indent with spaces (Tab moves on to the buttons). " +
-    "Ctrl+Enter runs the cell; Reset brings back the book's code.";
+  hint.textContent = editor.hint;
   cell.code.hidden = true;
-  cell.code.after(box, hint);
-  cell.text = () => box.value;
+  cell.code.after(editor.box, hint);
+  cell.text = editor.text;
   cell.edit.textContent = "Reset";
   cell.edit.onclick = () => {
-    box.remove();
+    editor.close();
+    editor.box.remove();
     hint.remove();
     cell.code.hidden = false;
     cell.text = () => cell.original;
@@ -170,7 +229,7 @@ function edit(cell, onRun) {
     cell.edit.onclick = () => edit(cell, onRun);
     cell.edit.focus();
   };
-  box.focus();
+  editor.focus();
 }
 
 function setUp(doc, config) {

@@ -1,6 +1,7 @@
 """The live cells (booktools/live.py, explorers/live.py and live.js): the
-runtime's download is checked, a site without it keeps static pages, and
-every live cell runs as the page runs it, in a Python without torch."""
+runtime's and the editor's downloads are checked, a site without them
+keeps static pages or a plain text box, and every live cell runs as the
+page runs it, in a Python without torch."""
 
 import base64
 import hashlib
@@ -9,6 +10,7 @@ import json
 import subprocess
 import sys
 import tarfile
+import re
 import textwrap
 
 import pytest
@@ -63,11 +65,75 @@ def test_fetch_says_in_one_sentence_what_failed(tmp_path):
         live.fetch(tmp_path / "cache", missing, "sha512-x")
 
 
+def editor_lock(tmp_path, integrity_of=None):
+    """A package-lock.json with two editor packages, as fake tarballs on
+    disk (one scoped, one whose module is where its exports say), and a
+    dev dependency, which the site must not get."""
+    modules = {"@scope/view": ({"module": "dist/index.js"}, "dist/index.js"),
+               "plain": ({"exports": {"import": "./src/plain.js"}},
+                         "src/plain.js")}
+    packages = {"": {"name": "book"}, "node_modules/tester": {
+        "version": "1.0.0", "dev": True, "integrity": "sha512-x",
+        "resolved": (tmp_path / "missing.tgz").as_uri()}}
+    for name, (meta, path) in modules.items():
+        data, integrity = tarball({
+            "package.json": json.dumps(meta).encode(),
+            path: f"export const name = '{name}';".encode(),
+            "LICENSE": f"MIT licence of {name}".encode()})
+        tgz = tmp_path / f"{name.replace('/', '-')}.tgz"
+        tgz.write_bytes(data)
+        packages[f"node_modules/{name}"] = {
+            "version": "6.1.0", "resolved": tgz.as_uri(),
+            "integrity": (integrity_of or {}).get(name, integrity)}
+    lock = tmp_path / "package-lock.json"
+    lock.write_text(json.dumps({"packages": packages}))
+    return lock
+
+
+def test_the_editor_is_the_locks_packages_that_are_not_dev_ones(tmp_path):
+    lock = tmp_path / "package-lock.json"
+    lock.write_text(json.dumps({"packages": {
+        "": {"name": "book"},
+        "node_modules/@codemirror/view": {"version": "6.44.2",
+                                          "integrity": "sha512-a"},
+        "node_modules/crelt": {"version": "1.0.7", "integrity": "sha512-b"},
+        "node_modules/puppeteer-core": {"version": "24.43.1", "dev": True,
+                                        "integrity": "sha512-c"}}}))
+    assert live.editor_packages(lock) == {  # npm's tarball addresses
+        "@codemirror/view": ("6.44.2", "https://registry.npmjs.org/"
+                             "@codemirror/view/-/view-6.44.2.tgz", "sha512-a"),
+        "crelt": ("1.0.7", "https://registry.npmjs.org/crelt/-/"
+                  "crelt-1.0.7.tgz", "sha512-b")}
+    # the repository's lock: CodeMirror and its Python mode, no test tools
+    names = set(live.editor_packages())
+    assert {"codemirror", "@codemirror/lang-python"} <= names
+    assert "puppeteer-core" not in names
+
+
+def test_fetch_editor_keeps_each_module_and_its_licence(tmp_path):
+    lock = editor_lock(tmp_path)
+    folders = live.fetch_editor(tmp_path / "cache", lock)
+    assert sorted(folders) == ["@scope/view", "plain"]
+    for name, folder in folders.items():
+        assert folder == tmp_path / "cache" / f"{name}@6.1.0"
+        assert (folder / "index.js").read_text() == \
+            f"export const name = '{name}';"
+        assert (folder / "LICENSE").read_text() == f"MIT licence of {name}"
+
+
+def test_fetch_editor_refuses_a_package_that_does_not_match(tmp_path):
+    lock = editor_lock(tmp_path, {"plain": "sha512-" + "A" * 86 + "=="})
+    with pytest.raises(OSError, match="plain.tgz does not match"):
+        live.fetch_editor(tmp_path / "cache", lock)
+    assert not list((tmp_path / "cache").glob("plain*"))
+
+
 def page_with_cells(site):
     block = live.html_block().split("\n", 1)[1].rsplit("\n", 1)[0]
     page = site / "chapters" / "a.html"
     page.parent.mkdir(parents=True)
-    page.write_text(f"<main><p>before</p>\n{block}\n<p>after</p></main>")
+    page.write_text('<head><script type="module" src="quarto.js"></script>'
+                    f"</head><main><p>before</p>\n{block}\n<p>after</p></main>")
     other = site / "index.html"
     other.write_text("<main>no cells</main>")
     return page, other
@@ -94,8 +160,15 @@ def test_install_copies_the_runtime_and_what_the_cells_import(package,
     site = tmp_path / "site"
     page, _ = page_with_cells(site)
     before = page.read_text()
-    assert live.install(site, cache=cache) is None
-    assert page.read_text() == before
+    assert live.install(site, cache=cache, editor=tmp_path / "editor",
+                        lock=editor_lock(tmp_path)) is None
+    after = page.read_text()  # the import map before every module script
+    moved = live.IMPORT_MAP.search(before).group()
+    assert after.startswith(f"<head>{moved}<script")
+    assert after.replace(moved, "") == before.replace(moved, "")
+    live.install(site, cache=cache, editor=tmp_path / "editor",
+                 lock=editor_lock(tmp_path))
+    assert page.read_text() == after  # the same when run twice
     assert sorted(p.name for p in (site / "pyodide").iterdir()) == \
         sorted(RUNTIME + ["NOTICE.txt"])  # MPL-2.0: licence and source
     assert "Mozilla Public License" in (site / "pyodide/NOTICE.txt"
@@ -108,6 +181,35 @@ def test_install_copies_the_runtime_and_what_the_cells_import(package,
                         .split("</script>")[0])
     for name in config["package"]:  # what live.js fetches is there
         assert (site / "live" / name).is_file()
+    for name in ("@scope/view", "plain"):  # MIT: the licence beside it
+        assert sorted(p.name for p in (site / "codemirror" / name).iterdir()
+                      ) == ["LICENSE", "index.js"]
+
+
+def test_without_the_editor_pages_lose_their_live_set_up(package, tmp_path):
+    url, integrity = package
+    cache = live.fetch(tmp_path / "cache", url, integrity)
+    site = tmp_path / "site"
+    page, _ = page_with_cells(site)
+    lock = editor_lock(tmp_path)
+    (tmp_path / "plain.tgz").unlink()  # offline
+    note = live.install(site, cache=cache, editor=tmp_path / "editor",
+                        lock=lock)
+    assert note.startswith("note: the code cells stay static")
+    assert "the editor's plain 6.1.0 could not be downloaded" in note
+    assert note.count(". ") == 0
+    assert "live-config" not in page.read_text()
+    assert not (site / "pyodide").exists() and not (site / "codemirror"
+                                                     ).exists()
+
+
+def test_the_import_map_names_every_editor_module_before_live_js():
+    block = live.html_block()
+    imports = json.loads(block.split('<script type="importmap">')[1]
+                         .split("</script>")[0])["imports"]
+    assert imports == {name: f"../codemirror/{name}/index.js"
+                       for name in live.editor_packages()}
+    assert block.index("importmap") < block.index('type="module"')
 
 
 # ---- the runner, as Pyodide runs it ----------------------------------------
@@ -246,6 +348,29 @@ def type_into(page, text):
     page.keyboard.insert_text(text)
 
 
+# The right answer to Exercise 2.2 as a reader types it in CodeMirror,
+# key by key: Enter keeps the indentation and indents after a colon; the
+# end of the nested function takes Shift+Tab back to the left, then Tab.
+TYPED = ["def tanh(v):", "Enter", "t = math.tanh(v.data)", "Enter",
+         "out = Value(t, (v,))", "Enter", "Enter", "def push_grad():",
+         "Enter", "v.grad += (1 - t * t) * out.grad", "Enter", "Enter",
+         "Shift+Tab", "Shift+Tab", "Tab", "out.push_grad = push_grad",
+         "Enter", "return out"]
+KEYS = {"Enter", "Tab", "Shift+Tab"}
+
+
+def editor_text(cell):
+    return cell.locator(".cm-line").evaluate_all(
+        "lines => lines.map((line) => line.textContent).join('\\n')")
+
+
+def colour(page, selector, text):
+    """The colour of the first element matching selector with that text."""
+    return page.evaluate("([s, t]) => getComputedStyle([...document"
+                         ".querySelectorAll(s)].find((e) => e.textContent "
+                         "=== t)).color", [selector, text])
+
+
 def test_a_reader_runs_an_exercise_in_the_page_from_the_keyboard(
         render_log):
     from browser import WatchedPage, chromium, serve
@@ -268,10 +393,29 @@ def test_a_reader_runs_an_exercise_in_the_page_from_the_keyboard(
         check.locator(".live-output pre").filter(has_text="Stopped").wait_for(
             timeout=10_000)
         assert check.get_by_role("button", name="Run").is_visible()
-        # Edit, by keyboard: the code becomes a text box with the focus
+        # Edit, by keyboard: the code becomes CodeMirror with the focus,
+        # loaded now from this site
+        assert not [u for u in requested if "/codemirror/" in u]
         starter.get_by_role("button", name="Edit").focus()
         page.keyboard.press("Enter")
-        assert page.evaluate("document.activeElement.tagName") == "TEXTAREA"
+        page.wait_for_selector("#starter-tanh .cm-content:focus")
+        assert [u for u in requested if "/codemirror/" in u]
+        # its Python is coloured as the page's code, in either theme
+        tokens = {"def": "kw", "return": "cf", "None": "va",
+                  "# your code": "co",  # and a docstring, as pandoc has it:
+                  '"""A new Value, tanh of v, with its own push_grad."""':
+                  "co"}
+        for theme in ("light", "dark"):
+            seen = {token: colour(page, ".cm-content span", token)
+                    for token in tokens}
+            page_colours = {token: colour(page, f"code span.{kind}", token)
+                            for token, kind in tokens.items()}
+            assert seen == page_colours, (theme, seen, page_colours)
+            plain = page.evaluate("getComputedStyle(document.querySelector("
+                                  "'.cm-content')).color")
+            assert plain not in seen.values()  # each token is coloured
+            page.evaluate("window.quartoToggleColorScheme()")
+        assert colour(page, ".cm-content span", "def") != seen["def"]
         type_into(page, TANH_WRONG.strip())
         check.get_by_role("button", name="Run").focus()
         page.keyboard.press("Enter")  # runs the edited starter first
@@ -281,8 +425,21 @@ def test_a_reader_runs_an_exercise_in_the_page_from_the_keyboard(
         said = verdict.inner_text()
         assert "finite differences" in said and "✓" in said, said
         assert check.locator(".cell-output").first.is_hidden()
-        starter.locator("textarea").focus()
-        type_into(page, TANH_WRONG.replace("(1 - t)", "(1 - t * t)").strip())
+        # the right answer, typed with Enter and Tab
+        starter.locator(".cm-content").focus()
+        page.keyboard.press("Control+A")
+        page.keyboard.press("Delete")
+        for keys in TYPED:
+            (page.keyboard.press if keys in KEYS else page.keyboard.type)(keys)
+        assert editor_text(starter) == TANH_WRONG.replace(
+            "(1 - t)", "(1 - t * t)").strip()
+        # Escape, then Tab, leaves the editor for the cell's Run button
+        page.keyboard.press("Escape")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.textContent") == "Run"
+        assert page.evaluate("document.activeElement.closest('.cell').id"
+                             ) == "starter-tanh"
+        starter.locator(".cm-content").focus()
         page.keyboard.press("Control+Enter")  # runs the starter itself
         # its run ends (Stop is Run again) before the check's begins
         starter.get_by_role("button", name="Run").wait_for(timeout=60_000)
@@ -292,14 +449,14 @@ def test_a_reader_runs_an_exercise_in_the_page_from_the_keyboard(
             timeout=60_000)
         assert verdict.inner_text().count("✗") == 0
         # an answer that does not run stops the check, which says so
-        starter.locator("textarea").focus()
+        starter.locator(".cm-content").focus()
         type_into(page, "def tanh(v:\n    pass")
         check.get_by_role("button", name="Run").focus()
         page.keyboard.press("Enter")
         verdict.locator("pre").filter(has_text="Not run").wait_for()
         assert "SyntaxError" in starter.locator(".live-output").inner_text()
         # a cell that never ends: Stop ends it, and the page stays usable
-        starter.locator("textarea").focus()
+        starter.locator(".cm-content").focus()
         type_into(page, "while True:\n    pass")
         page.keyboard.press("Control+Enter")
         stop = starter.get_by_role("button", name="Stop")
@@ -312,3 +469,31 @@ def test_a_reader_runs_an_exercise_in_the_page_from_the_keyboard(
         assert [u for u in requested if "/pyodide/" in u]
         assert watched.problems() == {"other origins": [], "failed": [],
                                       "errors": []}
+
+
+# an ES module's static import or re-export: what it names, then from
+IMPORT = re.compile(r"""^(?:import|export)\s*(?:[\w$*{},\s]+from\s*)?"""
+                    r"""['"]([^'"]+)['"]""", re.M)
+
+
+def test_the_sites_editor_modules_import_only_what_its_map_names(
+        render_log):
+    from built import BOOK as book
+    maps = set()
+    for page in sorted(book.glob("chapters/*.html")):
+        text = page.read_text(encoding="utf-8")
+        if "live-config" not in text:
+            continue
+        found = live.IMPORT_MAP.search(text)
+        assert found, page.name  # Firefox needs it before every module
+        assert found.start() < text.index('type="module"'), page.name
+        maps.add(found.group())
+    assert len(maps) == 1
+    imports = json.loads(maps.pop().split(">", 1)[1].rsplit("<", 2)[0]
+                         )["imports"]
+    for name, path in imports.items():
+        module = (book / "chapters" / path).resolve()
+        assert "Permission is hereby granted, free of charge" in (
+            module.parent / "LICENSE").read_text(), name  # MIT, beside it
+        for wanted in IMPORT.findall(module.read_text(encoding="utf-8")):
+            assert wanted in imports, f"{name} imports {wanted}"

@@ -54,7 +54,7 @@ try {
     }));
   }
   // the widgets answer in Firefox too: the stepper, a question, the
-  // depth explorer and a live cell (Pyodide in a worker)
+  // depth explorer and a live cell (Pyodide in a worker, CodeMirror)
   const widgets = [];
   await page.setViewport({ width: 1280, height: 900 });
   await page.goto(`${origin}/chapters/by-hand.html`, { waitUntil: "load" });
@@ -81,6 +81,29 @@ try {
       out.textContent.trim();
   }, { timeout: 120000 }).then((h) => h.jsonValue(), (e) => `${e}`);
   if (/could not|Error/.test(ran)) widgets.push(`live cell: ${ran}`);
+  // its editor: a nested function, typed with Enter and Tab, runs
+  await page.click(".live-bar .live-edit");
+  await page.waitForSelector(".cm-content:focus", { timeout: 30000 });
+  const press = async (keys) => {
+    const [key, ...held] = keys.split("+").reverse();
+    for (const modifier of held) await page.keyboard.down(modifier);
+    await page.keyboard.press(key);
+    for (const modifier of held) await page.keyboard.up(modifier);
+  };
+  await press("Control+a");
+  await press("Delete");
+  for (const keys of ["def outer(x):", "Enter", "def inner():", "Enter",
+    "return 2 * x", "Enter", "Shift+Tab", "Shift+Tab", "Tab",
+    "return inner() + 1", "Enter", "Enter", "Shift+Tab", "outer(20)"]) {
+    await (/^(Shift\+)?(Tab|Enter|Delete)$/.test(keys) ? press(keys)
+      : page.keyboard.type(keys));
+  }
+  await press("Control+Enter");
+  const typed = await page.waitForFunction(() => {
+    const out = document.querySelector(".live-output pre").textContent;
+    return !/Starting|Running/.test(out) && out;
+  }, { timeout: 60000 }).then((h) => h.jsonValue(), (e) => `${e}`);
+  if (typed.trim() !== "41") widgets.push(`live editor: ${typed}`);
   await page.goto(`${origin}/chapters/deep.html`, { waitUntil: "load" });
   await page.waitForSelector('[data-explorer="depth"][data-ready="true"]');
   const before = await page.$eval("#depth-explorer-app-summary",
