@@ -34,14 +34,12 @@ export function describe(graph, step) {
     text += `the backward pass starts at the output, with ` +
       `${partial(out, out)} = 1.`;
   } else {
-    const chain = terms.map((t) => `${partial(out, t.from)} × ` +
-      `${partial(t.from, node)}`).join(" + ");
     const numbers = terms.map((t) => `${show(t.upstream)} × ` +
       `${show(t.local)}`).join(" + ");
-    const rules = terms.map((t) => `${partial(t.from, node)} = ${t.rule}`);
-    text += `${partial(out, node)} = ${chain} = ${numbers} = ` +
-      `${show(grad)}. Local rule${rules.length > 1 ? "s" : ""}: ` +
-      `${rules.join("; ")}.`;
+    // in words: ∂L/∂a = ∂L/∂L × ∂L/∂a would use one symbol for two things
+    const routes = terms.map((t) => `the gradient at ${t.from} times the ` +
+      `local derivative ${t.rule}`).join(", plus ");
+    text += `${partial(out, node)} = ${numbers} = ${show(grad)}, ${routes}.`;
     if (terms.length > 1) {
       text += ` ${node} feeds ${terms.length} nodes, so the routes add.`;
     }
@@ -59,9 +57,10 @@ export function layout(graph, width) {
   const font = Math.min(13, Math.max(10, box / 5.4));
   const high = 4.6 * font;
   const rowGap = high + 16;
-  const gap = (width - box) / Math.max(columns - 1, 1);
+  // 2 px in from each side: the current node's heavy border stays whole
+  const gap = (width - box - 4) / Math.max(columns - 1, 1);
   const at = Object.fromEntries(graph.nodes.map((n) => [n.name, {
-    x: n.col * gap, y: 8 + n.row * rowGap }]));
+    x: 2 + n.col * gap, y: 8 + n.row * rowGap }]));
   return { at, box, high, font, height: 16 + (rows - 1) * rowGap + high };
 }
 
@@ -74,13 +73,15 @@ export function drawGraph(svg, graph, step, width = 640) {
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   const defs = svgElement(doc, "defs");
-  const marker = svgElement(doc, "marker", { id: `${svg.id}-arrow`,
-    viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 8,
-    markerHeight: 8, markerUnits: "userSpaceOnUse",
-    orient: "auto-start-reverse" });
-  marker.append(svgElement(doc, "path", { d: "M 0 0 L 10 5 L 0 10 z",
-    class: "arrow" }));
-  defs.append(marker);
+  for (const kind of ["arrow", "arrow-back"]) { // a back edge's in its colour
+    const marker = svgElement(doc, "marker", { id: `${svg.id}-${kind}`,
+      viewBox: "0 0 10 10", refX: 10, refY: 5, markerWidth: 8,
+      markerHeight: 8, markerUnits: "userSpaceOnUse",
+      orient: "auto-start-reverse" });
+    marker.append(svgElement(doc, "path", { d: "M 0 0 L 10 5 L 0 10 z",
+      class: kind }));
+    defs.append(marker);
+  }
   svg.append(defs);
   const known = filled(graph, step);
   const current = step > 0 ? graph.steps[step - 1] : null;
@@ -92,7 +93,8 @@ export function drawGraph(svg, graph, step, width = 640) {
     svg.append(svgElement(doc, "line", { x1: at[from].x + box,
       y1: at[from].y + high / 2, x2: at[to].x, y2: at[to].y + high / 2,
       class: active ? "edge edge-back" : "edge",
-      [active ? "marker-start" : "marker-end"]: `url(#${svg.id}-arrow)` }));
+      [active ? "marker-start" : "marker-end"]:
+        `url(#${svg.id}-${active ? "arrow-back" : "arrow"})` }));
   }
   for (const node of graph.nodes) {
     const { x, y } = at[node.name];
@@ -143,7 +145,14 @@ export function mount(root) {
   };
   const move = (by) => {
     const last = data.graphs[Number(choice.value)].steps.length;
-    step = Math.min(last, Math.max(0, step + by));
+    const to = Math.min(last, Math.max(0, step + by));
+    if (to === step) { // said, since the same sentence again says nothing
+      summary.textContent = to === last ? "That was the last step: Back " +
+        "goes back, or choose the other graph." : "This is the start: " +
+        "Step begins the backward pass.";
+      return;
+    }
+    step = to;
     update();
   };
   backButton.addEventListener("click", () => move(-1));

@@ -317,9 +317,10 @@ def test_stepper_walks_back_and_forth_from_the_keyboard(page):
     assert z["node"] == "z"
     (term,) = z["terms"]
     assert summary(page, "step") == (
-        f"Step 3 of 7, node z: ∂L/∂z = ∂L/∂a × ∂a/∂z = "
+        f"Step 3 of 7, node z: ∂L/∂z = "
         f"{fixed(term['upstream'], digits)} × {fixed(term['local'], digits)}"
-        f" = {fixed(z['grad'], digits)}. Local rule: ∂a/∂z = a-z rule.")
+        f" = {fixed(z['grad'], digits)}, the gradient at a times the local "
+        "derivative a-z rule.")
     shown = page.page.locator("#step-explorer-app .node-grad")
     assert shown.all_text_contents().count("?") == 4  # w, x, b, wx to come
     assert page.page.locator("#step-explorer-app .edge-back").count() == 1
@@ -336,6 +337,15 @@ def test_stepper_walks_back_and_forth_from_the_keyboard(page):
     assert summary(page, "step").endswith("s feeds 2 nodes, so the routes "
                                           "add.")
     assert page.page.locator("#step-explorer-app .edge-back").count() == 2
+    page.page.keyboard.press("ArrowRight")  # x, the last
+    page.page.keyboard.press("ArrowRight")  # past it: said, not silent
+    assert summary(page, "step").startswith("That was the last step")
+    for _ in range(5):
+        page.page.keyboard.press("ArrowLeft")
+    page.page.keyboard.press("ArrowLeft")
+    assert summary(page, "step").startswith("This is the start")
+    page.page.keyboard.press("ArrowRight")
+    assert summary(page, "step").startswith("Step 1 of 5")
 
 
 def test_plots_are_described_by_their_summaries(page):

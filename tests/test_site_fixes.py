@@ -137,6 +137,22 @@ def test_sidebar_tools_are_targets_of_24_px_apart(book):
         assert lower["top"] - upper["bottom"] >= 2
 
 
+def test_the_phone_header_links_are_24_px_targets(book):
+    # Lighthouse's target-size (WCAG 2.5.8) on every page at 390 px: the
+    # chapter's name and the empty link beside it that opens the sidebar
+    with serve(book) as origin, chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 800})
+        for path in book_pages():
+            page.goto(f"{origin}/{path.relative_to(book).as_posix()}")
+            boxes = page.evaluate(
+                "[...document.querySelectorAll('.quarto-secondary-nav a')]"
+                ".map(a => a.getBoundingClientRect().toJSON())")
+            assert len(boxes) == 2, path.name
+            for box in boxes:
+                assert box["width"] >= 24 and box["height"] >= 24, (
+                    path.name, box)
+
+
 def test_previous_next_links_are_named_as_they_read(book):
     with serve(book) as origin, chromium() as browser:
         page = browser.new_page()

@@ -5,8 +5,9 @@ its numbers from a JSON block written here, when the book is built. A
 chapter cell labelled build-..., with `output: asis`, prints the block,
 so the page loads nothing from another site; the student notebook leaves
 that cell out. The numbers come from the chapter's own functions, which
-the chapter passes in: this module computes nothing of its own (the
-step-through explorer's gradients are the Value engine's own push_grad).
+the chapter passes in. The step-through explorer's are the Value
+engine's: its values and each node's local derivatives, which its
+push_grad gives, summed here in the engine's reverse topological order.
 """
 
 import json
@@ -78,12 +79,16 @@ def raw_html(kind, data, module_src):
     """A labelled container with its data, and the module that fills it."""
     payload = compact(json.dumps(data, separators=(",", ":")))
     titles = {"depth": "Depth explorer", "step": "Backward pass, step by step"}
+    without = {  # what the page says in place of the explorer, without it
+        "depth": "The figure and text around it give the same results for "
+                 "the default setting.",
+        "step": "The walks printed above give the diamond's gradients, and "
+                "chapter 1's worked example those of the neuron."}
     return "\n".join([
         f'<section class="explorer" id="{kind}-explorer-app" '
         f'data-explorer="{kind}" aria-label="{titles[kind]}">',
         f'<script type="application/json">{payload}</script>',
-        "<p>This interactive explorer needs JavaScript. The figure and "
-        "text around it give the same results for the default setting.</p>",
+        f"<p>This interactive explorer needs JavaScript. {without[kind]}</p>",
         "</section>",
         f'<script type="module" src="{module_src}"></script>',
     ])
@@ -146,7 +151,7 @@ def step_data(title, formula, named, places, rules, topological_order,
     consumers of the consumer's gradient times the local derivative. The
     decimals shown are the fewest from `digits` up with which every
     step's arithmetic, from the numbers as printed, gives the gradient as
-    printed."""
+    printed (adds_up)."""
     names = {v: name for name, v in named.items()}
     local = {name: local_derivatives(v, named, topological_order)
              for name, v in named.items()}

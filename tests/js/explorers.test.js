@@ -48,11 +48,12 @@ test("each step of the backward pass says its rule and its numbers", () => {
   assert.equal(describeStep(DIAMOND, 1), "Step 1 of 5, node out: the " +
     "backward pass starts at the output, with ∂out/∂out = 1.");
   assert.equal(describeStep(DIAMOND, 4), "Step 4 of 5, node s: ∂out/∂s = " +
-    "∂out/∂v × ∂v/∂s + ∂out/∂u × ∂u/∂s = 1 × 6 + 1 × 2 = 8. Local rules: " +
-    "∂v/∂s = 2s; ∂u/∂s = 2. s feeds 2 nodes, so the routes add.");
+    "1 × 6 + 1 × 2 = 8, the gradient at v times the local derivative 2s, " +
+    "plus the gradient at u times the local derivative 2. s feeds 2 " +
+    "nodes, so the routes add.");
   assert.equal(describeStep(DIAMOND, 5), "Step 5 of 5, node x: ∂out/∂x = " +
-    "∂out/∂s × ∂s/∂x = 8 × 3 = 24. Local rule: ∂s/∂x = 3. Every gradient " +
-    "is filled in.");
+    "8 × 3 = 24, the gradient at s times the local derivative 3. Every " +
+    "gradient is filled in.");
 });
 
 test("a node's gradient is shown from its own step on", () => {
@@ -61,12 +62,14 @@ test("a node's gradient is shown from its own step on", () => {
   assert.equal(filled(DIAMOND, 5).size, 5);
 });
 
-test("the boxes never overlap, on a phone or a wide page", () => {
+test("the boxes never overlap or leave the plot, on a phone or a wide page",
+  () => {
   for (const width of [300, 640]) {
     const { at, box, high } = layout(DIAMOND, width);
     const places = Object.values(at);
     for (const a of places) {
-      assert.ok(a.x >= 0 && a.x + box <= width);
+      // inside by half the current node's 3.5-px border, or more
+      assert.ok(a.x >= 1.75 && a.x + box <= width - 1.75);
       for (const b of places) {
         if (a === b) continue;
         assert.ok(Math.abs(a.x - b.x) >= box + 8 ||
