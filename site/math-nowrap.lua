@@ -3,7 +3,8 @@
 -- formula that ends with an operator ("$\eta =$", "$-$"), and an
 -- operator in the text after a formula ("$\eta$ = 0.1"), keep the value
 -- after them (a computed number, in the text) on their line: the space
--- after them does not break.
+-- after them does not break. Nor does the space before such an operator
+-- ("$L$ = 0.19", "4 × 1"), so that no line starts with "=".
 local OPERATOR = { "=$", "-$", "+$", "\\times$", "\\cdot$", "\\approx$" }
 
 local function ends_with_operator(formula)
@@ -24,6 +25,13 @@ local function is_space(inline)
 end
 
 function Inlines(inlines)
+  for i = 2, #inlines - 1 do
+    local before, next = inlines[i - 1], inlines[i + 1]
+    if is_space(inlines[i]) and next.t == "Str" and TEXT_OPERATOR[next.text]
+        and (before.t == "Math" or before.t == "Str") then
+      inlines[i] = pandoc.Str("\u{00A0}")
+    end
+  end
   for i = #inlines - 1, 1, -1 do
     local formula, after = inlines[i], inlines[i + 1]
     if formula.t == "Str" and TEXT_OPERATOR[formula.text] and i > 2

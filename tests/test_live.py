@@ -7,10 +7,10 @@ import base64
 import hashlib
 import io
 import json
+import re
 import subprocess
 import sys
 import tarfile
-import re
 import textwrap
 
 import pytest

@@ -472,6 +472,17 @@ def test_inline_formulas_never_break_across_lines(render_log, edition):
 
 
 @EDITIONS
+def test_a_formula_keeps_the_sign_after_it_on_its_line(render_log, edition):
+    # "∂L/∂b | = −0.146": a line of prose that starts with = or × was
+    # broken between a formula and the text that goes on with it
+    starts = [line.text for lines in pdf_text_lines(printed(edition))
+              for line in lines if line.kind == "text"
+              and re.match(r"\s*[=×]\s", line.text)
+              and len(line.text.strip()) >= 40]  # not a display's line
+    assert starts == []
+
+
+@EDITIONS
 def test_an_edition_names_itself_on_its_cover_imprint_and_heads(
         render_log, edition):
     pages = pdf_text_lines(printed(edition))
