@@ -166,7 +166,8 @@ export function mount(root) {
   const update = () => {
     const d = data.depths[Number(depth.value)];
     shown.value = String(d);
-    depth.setAttribute("aria-valuetext", `${d} hidden layers`);
+    depth.setAttribute("aria-valuetext",
+      `${d} hidden layer${d === 1 ? "" : "s"}`);
     drawPlot(svg, runFor(data, act.value, init.value, d).norms,
       plotWidth(svg), axisFor(data, act.value));
     summary.textContent = describe(data, act.value, init.value, d);

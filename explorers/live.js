@@ -187,17 +187,19 @@ function codeEditor(cell, onRun, modules) {
         run: () => { onRun(true); return true; } }])),
       basicSetup, keymap.of([indentWithTab]), indentUnit.of("    "),
       autocompletion({ activateOnTyping: false }),
-      docstrings, python().support, EditorView.lineWrapping,
+      docstrings, python().support, // long lines scroll: a wrapped one
+      // would go on at the margin, where it reads as a new statement
       syntaxHighlighting(pageColours(tags, HighlightStyle)),
       EditorView.contentAttributes.of({ "aria-label": `${cell.name}: ` +
-        "Python code, editable. Tab indents; Escape then Tab leaves the " +
-        "editor; Ctrl+Enter runs the cell." }),
+        "Python code, editable. Tab indents; Escape then Tab at once " +
+        "leaves the editor; Ctrl+Enter runs the cell." }),
     ] });
   return { box, text: () => view.state.doc.toString(),
     focus: () => view.focus(), close: () => view.destroy(),
-    hint: "Tab indents and Shift+Tab outdents; to leave the editor with " +
-      "the keyboard, press Escape, then Tab. Ctrl+Enter runs the cell; " +
-      "Reset brings back the book's code." };
+    hint: "Tab indents and Shift+Tab outdents. To leave the editor with " +
+      "the keyboard, press Escape and then Tab at once (Escape twice if " +
+      "text is selected). Ctrl+Enter runs the cell; Reset brings back the " +
+      "book's code." };
 }
 
 /** Edit: the code becomes an editor, which Ctrl+Enter runs. */

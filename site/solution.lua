@@ -67,16 +67,18 @@ local function callout(solution, exercise, collapse)
 end
 
 -- On the site, an exercise whose cells need PyTorch has no Run button
--- (live cells run plain Python only): a line says where it runs, and
--- links the notebooks, which the course edition does not publish.
+-- (live cells run plain Python only): a line before its first cell says
+-- where it runs, and links the notebooks, which the course edition does
+-- not publish.
 local function runs_in_notebook()
   local words = "Its cells need PyTorch, which the page cannot run: run "
     .. "them in "
   if has_profile("course") then
     return pandoc.Para(pandoc.Emph(pandoc.Inlines(words .. "Jupyter.")))
   end
-  local line = pandoc.Inlines(words .. "the exercise's notebook, from ")
-  line:insert(pandoc.Link("the notebooks' zip",
+  local line = pandoc.Inlines(words .. "this chapter’s notebook, numbered "
+    .. "as the chapter is, from ")
+  line:insert(pandoc.Link("the notebooks’ zip",
     "/notebooks/backprop-notebooks.zip"))
   line:insert(pandoc.Str("."))
   return pandoc.Para(pandoc.Emph(line))
@@ -94,8 +96,15 @@ function Div(div)
       live = live or inner.classes:includes("live")
     end
   end })
-  if cells > 0 and not live then
-    div.content:insert(runs_in_notebook())
+  if cells > 0 and not live then  -- said before the first cell
+    local at = #div.content + 1
+    for i, block in ipairs(div.content) do
+      if block.t == "Div" and block.classes:includes("cell") then
+        at = i
+        break
+      end
+    end
+    div.content:insert(at, runs_in_notebook())
     return div
   end
 end

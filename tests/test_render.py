@@ -663,3 +663,33 @@ def test_no_page_shows_an_inline_expression_unevaluated(render_log):
     # its code is printed as it stands
     for path in pages():
         assert "{python}" not in path.read_text(encoding="utf-8"), path.name
+
+
+def divs_with_id(html, prefix):
+    """The whole of each <div id="prefix..."> element of a page."""
+    found = []
+    for start in re.finditer(rf'<div id="{prefix}', html):
+        depth, at = 0, start.start()
+        for tag in re.finditer(r"<(/?)div\b", html[at:]):
+            depth += -1 if tag.group(1) else 1
+            if depth == 0:
+                found.append(html[at:at + tag.end()])
+                break
+    return found
+
+
+def test_an_exercise_that_needs_torch_says_so_before_its_cells(render_log):
+    # on the site, an exercise with code cells and no live one (its cells
+    # import torch) says, before its first cell, where it runs
+    said = 0
+    for page in sorted((BOOK / "chapters").glob("*.html")):
+        for exercise in divs_with_id(page.read_text("utf-8"), "exr-"):
+            line = exercise.find("Its cells need PyTorch")
+            if 'class="cell' not in exercise or 'class="cell live' in exercise:
+                assert line == -1, (page.name, exercise[:60])
+                continue
+            assert 0 < line < exercise.index('class="cell'), (
+                page.name, exercise[:60])
+            assert "this chapter’s notebook" in exercise[line:line + 200]
+            said += 1
+    assert said >= 11  # 1.3–1.5, 2.4–2.6, 3.1–3.5
