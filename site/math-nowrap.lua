@@ -3,8 +3,9 @@
 -- formula that ends with an operator ("$\eta =$", "$-$"), and an
 -- operator in the text after a formula ("$\eta$ = 0.1"), keep the value
 -- after them (a computed number, in the text) on their line: the space
--- after them does not break. Nor does the space before such an operator
--- ("$L$ = 0.19", "4 × 1"), so that no line starts with "=".
+-- after them does not break. Nor do the spaces around such an operator
+-- after a formula or a word ("$L$ = 0.19", "4 × 1"), so that no line
+-- starts or ends with "=".
 local OPERATOR = { "=$", "-$", "+$", "\\times$", "\\cdot$", "\\approx$" }
 
 local function ends_with_operator(formula)
@@ -30,6 +31,9 @@ function Inlines(inlines)
     if is_space(inlines[i]) and next.t == "Str" and TEXT_OPERATOR[next.text]
         and (before.t == "Math" or before.t == "Str") then
       inlines[i] = pandoc.Str("\u{00A0}")
+      if inlines[i + 2] and is_space(inlines[i + 2]) then  -- "4 × 1" whole
+        inlines[i + 2] = pandoc.Str("\u{00A0}")
+      end
     end
   end
   for i = #inlines - 1, 1, -1 do
