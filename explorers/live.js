@@ -198,8 +198,8 @@ function codeEditor(cell, onRun, modules) {
     focus: () => view.focus(), close: () => view.destroy(),
     hint: "Tab indents and Shift+Tab outdents. To leave the editor with " +
       "the keyboard, press Escape and then Tab at once (Escape twice if " +
-      "text is selected). Ctrl+Enter runs the cell; Reset brings back the " +
-      "book's code." };
+      "text is selected). Ctrl+Enter (Cmd+Enter on a Mac) runs the cell; " +
+      "Reset brings back the book's code." };
 }
 
 /** Edit: the code becomes an editor, which Ctrl+Enter runs. */

@@ -24,7 +24,7 @@ export function grading(answers = true) {
   return "One unit off in the last digit is close, but in a count it is "
     + "wrong. Only a wrong number counts as a try, not a close one or one "
     + "with too few digits that agree with the answer as far as they go "
-    + "(a 0 is a number like any other, and a fraction is exact); "
+    + "(a 0 means zero, and a fraction is exact); "
     + `after ${TRIES} wrong tries, the hint appears`
     + (answers ? ", and the answer can be shown." : ".");
 }

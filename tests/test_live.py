@@ -203,15 +203,6 @@ def test_without_the_editor_pages_lose_their_live_set_up(package, tmp_path):
                                                      ).exists()
 
 
-def test_the_import_map_names_every_editor_module_before_live_js():
-    block = live.html_block()
-    imports = json.loads(block.split('<script type="importmap">')[1]
-                         .split("</script>")[0])["imports"]
-    assert imports == {name: f"../codemirror/{name}/index.js"
-                       for name in live.editor_packages()}
-    assert block.index("importmap") < block.index('type="module"')
-
-
 # ---- the runner, as Pyodide runs it ----------------------------------------
 
 def runner():

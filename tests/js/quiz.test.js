@@ -338,11 +338,11 @@ test("the page's sentence on grading says what the widget does", () => {
   assert.equal(said, "One unit off in the last digit is close, but in a "
     + "count it is wrong. Only a wrong number counts as a try, not a close "
     + "one or one with too few digits that agree with the answer as far "
-    + "as they go (a 0 is a number like any other, and a fraction is "
-    + "exact); after 2 wrong tries, the hint "
+    + "as they go (a 0 means zero, and a fraction is exact); after 2 wrong "
+    + "tries, the hint "
     + "appears, and the answer can be shown.");
   assert.ok(said.includes(`after ${TRIES} wrong tries`)); // from TRIES
-  // "a 0 is a number like any other, and a fraction is exact"
+  // "a 0 means zero, and a fraction is exact"
   assert.equal(verdict(BIAS, "0"), "wrong"); // not 0.1256 short of digits
   assert.equal(verdict(GATES, "0.000001"), "precision");
   assert.equal(verdict(GATES, "1/1000000"), "wrong"); // exactly 1e-6
