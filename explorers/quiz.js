@@ -24,7 +24,7 @@ export function grading(answers = true) {
   return "One unit off in the last digit is close, but in a count it is "
     + "wrong. Only a wrong number counts as a try, not a close one or one "
     + "with too few digits that agree with the answer as far as they go "
-    + "(a 0 means zero, and a fraction is exact); "
+    + "(a 0 means zero, and a fraction or a power is exact); "
     + `after ${TRIES} wrong tries, the hint appears`
     + (answers ? ", and the answer can be shown." : ".");
 }
@@ -52,7 +52,7 @@ function tidy(text, unit = null) {
     .replace(/(\d)\s(?=\d{3}(?!\d))/g, "$1")
     .replace(/(\D|^)\s+|\s+(?=\D|$)/g, "$1");
   return (unit ? t.replace(new RegExp(`${unit.replace(/s$/, "")}s?$`, "i"),
-    "") : t).replace(/[×x*·]10\^\(?([-+]?\d+)\)?$/i, "e$1");
+    "") : t).replace(/[×x*·⋅]10\^\(?([-+]?\d+)\)?$/i, "e$1");
 }
 
 // Replies and answers are exact fractions of BigInts, never binary
@@ -148,7 +148,8 @@ const RANK = ["right", "close", "precision", "wrong"];
 
 /** Whether a reply is right, as {verdict, text}: the verdict is "right",
  * "wrong", "close" (one unit off in the last digit asked), "precision"
- * (right but with too few digits), "ambiguous" (a count typed as 32.768),
+ * (right but with too few digits), "ambiguous" (a count typed as 32.768,
+ * or "1,500" where thousands and a decimal comma get different verdicts),
  * "empty" or "unreadable"; only "wrong" counts as a try. A choice's reply
  * is its index (-1 for none); a number's is the text typed. */
 export function grade(question, reply) {
@@ -171,8 +172,17 @@ export function grade(question, reply) {
       /\./g, "")}? A number of ${question.count} is whole: type it `
       + "without the point." };
   }
-  const results = readings(typed, question.count)
-    .map((r) => judge(question, r, typed));
+  // a count is whole, so its comma groups thousands ("32,768")
+  let found = readings(typed, question.count);
+  const whole = (r) => r.n % r.d === 0n;
+  if (question.count && found.some(whole)) found = found.filter(whole);
+  const results = found.map((r) => judge(question, r, typed));
+  if (new Set(results.map((r) => r.verdict)).size > 1) {
+    // "1,500": thousands or a decimal comma, and they are judged apart
+    return { verdict: "ambiguous", text: `${typed} reads two ways, with `
+      + "a decimal comma or with grouped thousands: type it with a point, "
+      + "or without the comma." };
+  }
   if (!results.length) {
     return { verdict: "unreadable",
       text: "Enter a number, such as 0.25, 0,25, 1/4 or 2.5e-3"

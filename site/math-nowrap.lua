@@ -4,8 +4,8 @@
 -- operator in the text after a formula ("$\eta$ = 0.1"), keep the value
 -- after them (a computed number, in the text) on their line: the space
 -- after them does not break. Nor do the spaces around such an operator
--- after a formula or a word ("$L$ = 0.19", "4 × 1"), so that no line
--- starts or ends with "=".
+-- after a formula or a word ("$L$ = 0.19", "4 × 1", "0.70 $-$ 1"), so
+-- that no line starts or ends with "=" or "−".
 local OPERATOR = { "=$", "-$", "+$", "\\times$", "\\cdot$", "\\approx$" }
 
 local function ends_with_operator(formula)
@@ -25,10 +25,19 @@ local function is_space(inline)
   return inline.t == "Space" or inline.t == "SoftBreak"
 end
 
+-- an operator in the text, or a formula that is only one ("$-$")
+local LONE = { ["="] = true, ["-"] = true, ["+"] = true, ["\\times"] = true,
+  ["\\cdot"] = true, ["\\approx"] = true }
+
+local function is_operator(inline)
+  return (inline.t == "Str" and TEXT_OPERATOR[inline.text])
+    or (inline.t == "Math" and LONE[inline.text:gsub("%s", "")] ~= nil)
+end
+
 function Inlines(inlines)
   for i = 2, #inlines - 1 do
     local before, next = inlines[i - 1], inlines[i + 1]
-    if is_space(inlines[i]) and next.t == "Str" and TEXT_OPERATOR[next.text]
+    if is_space(inlines[i]) and is_operator(next)
         and (before.t == "Math" or before.t == "Str") then
       inlines[i] = pandoc.Str("\u{00A0}")
       if inlines[i + 2] and is_space(inlines[i + 2]) then  -- "4 × 1" whole

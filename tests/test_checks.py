@@ -113,22 +113,24 @@ def test_tanh_with_a_wrong_local_derivative():
     wrong = solution("autograd", "tanh-solution", "w, b =",
                      ("(1 - t * t)", "(1 - t)"))["tanh"]
     assert str(checks.check_tanh(wrong, Value)) == (
-        "not yet: 2 of 4 checks pass\n"
+        "not yet: 3 of 5 checks pass\n"
         f"  ✓ tanh(v) has the right value at {POINTS}\n"
         # 1 - tanh(0.5)^2 = 0.786448, the wrong 1 - tanh(0.5) = 0.537883,
         # each twice, for the upstream gradient of 2, and for w in
         # tanh(w * 2 + b) at w * 2 + b = 0.5
         "  ✗ with an upstream gradient of 2, v.grad at v = 0.5 should be "
         "1.5729 (twice the slope of tanh(v), by finite differences); your "
-        "engine gives 1.07577\n"
+        "tanh(v) gives 1.07577\n"
         "  ✗ tanh(w * 2 + b) at w = 0.125, b = 0.25: w.grad is 1.07577, not "
         "1.5729 (twice the slope, by finite differences)\n"
-        "  ✓ tanh(v) + tanh(v) adds both gradients into v.grad")
+        "  ✓ tanh(v) + tanh(v) adds both gradients into v.grad\n"
+        "  ✓ tanh(v) is one new Value whose only parent is v")
     wrong = solution("autograd", "tanh-solution", "w, b =",
                      ("v.grad +=", "v.grad ="))["tanh"]
-    assert str(checks.check_tanh(wrong, Value)).splitlines()[-1] == (
-        "  ✗ tanh(v) + tanh(v) at v = 0.5: v.grad is 0.786448, not twice "
-        "0.786448: does push_grad add to v.grad (+=), rather than set it?")
+    assert str(checks.check_tanh(wrong, Value)).splitlines()[-2] == (
+        "  ✗ tanh(v) + tanh(v) at v = 0.5: v.grad is 0.786448, not 1.5729, "
+        "twice the 0.786448 of one tanh(v): does push_grad add to v.grad "
+        "(+=), rather than set it?")
 
 
 def test_tanh_without_parents_cuts_the_graph():
@@ -138,7 +140,9 @@ def test_tanh_without_parents_cuts_the_graph():
     cut = solution("autograd", "tanh-solution", "w, b =",
                    ("Value(t, (v,))", "Value(t, ())"))["tanh"]
     lines = str(checks.check_tanh(cut, Value)).splitlines()
-    assert lines[0] == "not yet: 3 of 4 checks pass"
+    assert lines[0] == "not yet: 3 of 5 checks pass"
+    assert lines[5] == ("  ✗ tanh(v) lists no parents: give the new Value "
+                        "v as its parent, Value(..., (v,))")
     assert lines[3] == (
         "  ✗ tanh(w * 2 + b) at w = 0.125, b = 0.25: w.grad is 0, not "
         "1.5729 (twice the slope, by finite differences); backward() "
@@ -155,16 +159,16 @@ def test_value_ops_without_parents_cut_the_graph():
     verdict = checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
                                      Value)
     # d/dw of f(w * 2 + b) at w * 2 + b = v, each operation's first
-    # point, is 2 f'(v): 2 e^0.5, 2 / 0.5, 2 x 3 x 0.5^2, 2 x 2 x -1.5,
+    # point, is 2 f'(v): 2 e^0.5, 2 / 0.5, 2 x 3 x 0.5^2, 2 x 2 x -1.5, 2 x 1,
     # 2 x -1 x 0.5^-2, 2 x -2 x (-1.5)^-3 = 1.185185, 2 x 0.5 / sqrt(0.5)
     assert [text.split(": ")[1].split(" (")[0] for _, text in
             verdict.lines] == [
         f"w.grad is 0, not {want}" for want in (
-            "3.29744", "4", "1.5", "-6", "-8", "1.18519", "1.41421")]
-    assert [ok for ok, _ in verdict.lines] == [False] * 7
+            "3.29744", "4", "1.5", "-6", "2", "-8", "1.18519", "1.41421")]
+    assert [ok for ok, _ in verdict.lines] == [False] * 8
 
 
-def test_tanh_written_other_ways_is_right():
+def test_tanh_with_its_own_push_grad_written_other_ways_is_right():
     def from_sigmoid(v):  # tanh(v) = 2 sigmoid(2 v) - 1, from the engine
         return 2 * (2 * v).sigmoid() - 1
 
@@ -178,8 +182,14 @@ def test_tanh_written_other_ways_is_right():
         out.push_grad = push_grad
         return out
 
-    for tanh in (from_sigmoid, from_exp):
-        assert checks.check_tanh(tanh, Value).ok, tanh.__name__
+    assert checks.check_tanh(from_exp, Value).ok
+    # right in value and slope, but the exercise asks for a push_grad of
+    # its own, and an outside trial had this called right
+    verdict = checks.check_tanh(from_sigmoid, Value)
+    assert [ok for ok, _ in verdict.lines] == [True] * 4 + [False]
+    assert str(verdict).splitlines()[-1] == (
+        "  ✗ tanh(v) should be one new Value whose only parent is v, with "
+        "its own push_grad; yours lists 2 parents")
 
 
 def test_value_ops_with_a_wrong_power_rule():
@@ -188,12 +198,12 @@ def test_value_ops_with_a_wrong_power_rule():
     verdict = checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
                                      Value)
     assert str(verdict).splitlines()[:4] == [
-        "not yet: 2 of 7 checks pass",
+        "not yet: 2 of 8 checks pass",
         "  ✓ exp(v): values, gradients and their sum are right",
         "  ✓ log(v): values, gradients and their sum are right",
         "  ✗ with an upstream gradient of 2, v.grad at v = 0.5 should be 1.5 "
         "(twice the slope of power(v, 3), by finite differences); your "
-        "engine gives 0.75"]  # 2 x 3 (0.5)^2, against 2 x 3 (0.5)^3
+        "power(v, 3) gives 0.75"]  # 2 x 3 (0.5)^2, against 2 x 3 (0.5)^3
 
 
 def test_micro_mlp_that_never_resets_its_gradients():
@@ -555,7 +565,8 @@ def test_no_tick_for_adding_gradients_that_never_arrive():
         return Value(math.tanh(v.data), (v,))
 
     verdict = checks.check_tanh(tanh, Value)
-    assert [ok for ok, _ in verdict.lines] == [True, False, False, False]
+    assert [ok for ok, _ in verdict.lines] == [True, False, False, False,
+                                                True]
 
 
 def autograd_slopes(params):
@@ -1140,11 +1151,35 @@ def test_value_ops_test_even_and_negative_powers_at_negative_v():
     assert lines[4] == (
         "  ✗ with an upstream gradient of 2, v.grad at v = -1.5 should be -6"
         " (twice the slope of power(v, 2), by finite differences); your "
-        "engine gives 6")
-    assert lines[6] == (
+        "power(v, 2) gives 6")
+    assert lines[7] == (
         "  ✗ with an upstream gradient of 2, v.grad at v = -1.5 should be "
         "1.18519 (twice the slope of power(v, -2), by finite differences);"
-        " your engine gives -1.18519")
+        " your power(v, -2) gives -1.18519")
+
+
+def test_value_ops_test_a_power_at_v_zero():
+    # k v^k / v is k v^(k-1) except at v = 0, where it divides by zero:
+    # an outside trial had it called right
+    ops = solution("autograd", "value-ops-solution", "ops = ",
+                   ("k * v.data ** (k - 1)", "k * v.data**k / v.data"))
+    lines = str(checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
+                                       Value)).splitlines()
+    assert lines[0] == "not yet: 5 of 8 checks pass"
+    for k, line in zip((3, 2, 1), lines[3:6]):
+        assert line.startswith(f"  ✗ power(Value(0.0), {k}) raised "
+                               "ZeroDivisionError"), line
+    # guarded with a slope of 0 at v = 0, which is 1 for k = 1
+    ops = solution("autograd", "value-ops-solution", "ops = ",
+                   ("k * v.data ** (k - 1)",
+                    "k * v.data**k / v.data if v.data != 0 else 0.0"))
+    lines = str(checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
+                                       Value)).splitlines()
+    assert lines[0] == "not yet: 7 of 8 checks pass"
+    assert lines[5] == (
+        "  ✗ with an upstream gradient of 2, v.grad at v = 0.0 should be 2 "
+        "(twice the slope of power(v, 1), by finite differences); your "
+        "power(v, 1) gives 0")
 
 
 def test_checkpoint_reads_keys_written_as_strings():

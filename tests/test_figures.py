@@ -215,6 +215,33 @@ def test_every_boxs_sign_reads_in_grey(name):
     assert any(signs) and not all(signs)
 
 
+@pytest.mark.parametrize("name", ["blame", "outer"])
+def test_every_boxs_value_keeps_clear_of_its_border(name):
+    # the minus signs of Figure 1.4 touched their dashed borders
+    deltas, acts = chapter_one()
+    fig = (figures.blame_flow([3, 4, 4, 1], deltas) if name == "blame"
+           else figures.outer_product(deltas[1], acts[1]))
+    fig.set_dpi(200)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        for patch in ax.patches:
+            if not isinstance(patch, FancyBboxPatch):
+                continue
+            # 1.5 pt from the border's inner edge: half of its stroke, or
+            # of the white band under it (style.OnPaper), lies inside
+            stroke = max([patch.get_linewidth()] + [getattr(
+                effect, "band", 0) for effect in patch.get_path_effects()])
+            clear = (1.5 + stroke / 2) * 200 / 72  # pixels
+            inner = patch.get_window_extent(renderer).padded(-clear)
+            (text,) = [t for t in ax.texts if patch.get_window_extent(
+                renderer).contains(*ax.transData.transform(
+                    t.get_position()))]
+            box = text.get_window_extent(renderer)
+            assert inner.fully_contains(box.x0, box.y0) and (
+                inner.fully_contains(box.x1, box.y1)), text.get_text()
+
+
 def test_blame_colour_bar_is_drawn_not_a_raster():
     # A colour bar of many colours is a 110-dpi picture by default, whose
     # rounded pixels printed a strip of purple over the bar's frame

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from browser import chromium, serve
-from test_print import luminance
+from test_print import luminance, read_pgm
 from test_print import tool as poppler
 from test_site_fixes import BOOK, DECK
 from test_site_fixes import book as built_book  # noqa: F401 (a fixture)
@@ -159,3 +159,27 @@ def test_instructor_notes_print_on_a4_at_a_reading_size():
     pdf = BOOK.parent / "_book-instructor" / "backprop-slides-with-notes.pdf"
     assert {(round(w), round(h)) for w, h in page_sizes(pdf)} == {(595, 842)}
     assert type_size(pdf) >= 13  # notes at 11 pt: boxes of about 14 pt
+
+
+@pytest.mark.usefixtures("built_book")
+@pytest.mark.parametrize("name", PAPER)
+def test_handout_slides_are_centred_on_the_sheet(name, tmp_path):
+    # the ink's margins left and right of the first sheet agree within
+    # 3 mm (a production read found 36 pt against 89 pt)
+    dpi = 36
+    subprocess.run([poppler("pdftoppm"), "-r", str(dpi), "-gray", "-f", "1",
+                    "-l", "1", str(BOOK / "slides" / name),
+                    str(tmp_path / "sheet")], check=True)
+    width, height, pixels = read_pgm(next(tmp_path.glob("sheet*.pgm")))
+    inked = [x for x in range(width) if min(pixels[x::width]) < 200]
+    left, right = inked[0], width - 1 - inked[-1]
+    assert abs(left - right) <= 3 / 25.4 * dpi, (left, right)
+
+
+@pytest.mark.usefixtures("built_book")
+@pytest.mark.parametrize("name", PAPER)
+def test_handout_links_nowhere_on_the_build_machine(name):
+    # the code's line anchors printed as file:///.../backprop.html links
+    pdf = (BOOK / "slides" / name).read_bytes()
+    links = re.findall(rb"/URI \((\w+):", pdf)
+    assert b"file" not in links, links

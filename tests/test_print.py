@@ -294,6 +294,23 @@ def test_each_split_solution_says_it_continues(render_log):
     assert split >= 3 and unmarked == []
 
 
+def test_every_answer_in_a_question_box_starts_flush(render_log):
+    # an answer after a choice list and one after a prompt begin at the
+    # same left edge: the boxes' paragraphs are spaced, never indented
+    # (an answer's first line starts where its second line does; an
+    # index or a power, set smaller, is not a line)
+    indented = []
+    for number, page in enumerate(pdf_text_lines(printed("instructor")),
+                                  start=1):
+        for at, line in enumerate(page):
+            after = next((later for later in page[at + 1:]
+                          if later.size == line.size), None)
+            if (line.text.startswith("Answer:") and after is not None
+                    and round(line.left) != round(after.left)):
+                indented.append((number, line.text[:20]))
+    assert indented == []
+
+
 @EDITIONS
 def test_ink_stays_within_a_printers_margins(render_log, edition, tmp_path):
     # the cover's band and the chapters' boxes ran off the paper's edge,
@@ -399,6 +416,11 @@ def test_front_matter_has_an_imprint_and_roman_numbers(render_log, edition):
     # the preface counts in roman numerals, the first chapter from 1
     assert re.search(r"Preface[ .]+\s(v|vi|vii)\s*$", contents, re.M)
     assert re.search(r"^1\s+Backpropagation[ .]+\s1\s*$", contents, re.M)
+    # an entry's leader dots end in its page number, never on a line of
+    # their own after a title that wrapped with its number on line one
+    leaders = [line for line in contents.split("\n") if ". . ." in line]
+    assert leaders and all(re.search(r"\s([0-9]+|[ivx]+)\s*$", line)
+                           for line in leaders), leaders
 
 
 @EDITIONS
@@ -450,8 +472,8 @@ def test_a_local_build_prints_how_to_find_the_site(render_log):
     config = yaml.safe_load((ROOT / "_quarto.yml").read_text())["book"]
     assert "site-url" not in config
     text = " ".join(pdf_text(printed("student")).split())
-    assert text.count("whose README says where to find it (this copy "
-                      "was made without its address)") == 2
+    assert text.count("this copy was made without the address of either: "
+                      "whoever gave you the copy has it") == 2
     assert ("notebooks/backprop-notebooks.zip (in _book/ when you build it "
             "with make book)") in text
     assert text.count("this chapter’s page (_book/chapters/") == 2
@@ -464,20 +486,22 @@ def test_a_local_build_prints_how_to_find_the_site(render_log):
 @EDITIONS
 def test_inline_formulas_never_break_across_lines(render_log, edition):
     # "(a − | y)": a line of prose that ends inside a formula ends with its
-    # operator or its open bracket
+    # operator or its open bracket; "(0.5, | 0)", inside a printed vector
     ends = [line.text for lines in pdf_text_lines(printed(edition))
             for line in lines
-            if line.kind == "text" and re.search(r"[(+−=×]\s*$", line.text)]
+            if line.kind == "text" and re.search(
+                r"[(+−=×]\s*$|\([−\d.]+,\s*$", line.text)]
     assert ends == []
 
 
 @EDITIONS
 def test_a_formula_keeps_the_sign_after_it_on_its_line(render_log, edition):
-    # "∂L/∂b | = −0.146": a line of prose that starts with = or × was
-    # broken between a formula and the text that goes on with it
+    # "∂L/∂b | = −0.146": a line of prose that starts with =, × or a
+    # spaced minus ("0.7002 | − 1") was broken between a formula and the
+    # text that goes on with it
     starts = [line.text for lines in pdf_text_lines(printed(edition))
               for line in lines if line.kind == "text"
-              and re.match(r"\s*[=×]\s", line.text)
+              and re.match(r"\s*[=×−]\s", line.text)
               and len(line.text.strip()) >= 40]  # not a display's line
     assert starts == []
 
@@ -552,11 +576,13 @@ def test_no_long_listing_interrupts_a_chapter(render_log, edition):
             module, page)
 
 
-@pytest.mark.parametrize("edition", ["student", "course"])
+@EDITIONS
 def test_no_page_inside_a_chapter_is_more_than_a_third_empty(
         render_log, edition, tmp_path):
     # the last ink above the text block's foot, on a greyscale render; a
-    # chapter's last page (before a blank page or an opener) may be short
+    # chapter's last page (before a blank page or an opener) may be short,
+    # and so may a page whose section's question box, which never breaks,
+    # heads the next page (the instructor's boxes carry their answers)
     pdf = printed(edition)
     dpi = 36
     subprocess.run([tool("pdftoppm"), "-r", str(dpi), "-gray", str(pdf),
@@ -573,8 +599,11 @@ def test_no_page_inside_a_chapter_is_more_than_a_third_empty(
                  if min(pixels[y * width:(y + 1) * width]) < 200]
         empty = (height - foot - max(inked, default=top)) / (
             height - foot - top)
+        boxed = number < len(pages) and [  # [0] is the running head
+            line.text for line in pages[number][1:2]] == [
+                "Check your understanding"]
         if (number > 2 and number not in ends | {len(pages)}
-                and pages[number - 1] and empty > 1 / 3):
+                and pages[number - 1] and empty > 1 / 3 and not boxed):
             underfull.append((number, round(empty, 2)))
     assert underfull == []
 

@@ -16,8 +16,10 @@ from backprop.checks_companion import (  # noqa: F401 (the chapters' imports)
     ACCUMULATE,
     CLIP,
     ORDER,
+    _sigmoid,
     check_accumulate,
     check_clip,
+    check_cross_entropy,
     check_order,
 )
 from backprop.checks_pencil import (  # noqa: F401
@@ -38,11 +40,6 @@ from backprop.verdicts import (
     number,
 )
 
-
-def _sigmoid(z):
-    return 1 / (1 + math.exp(-z))
-
-
 # ---- chapter 2: the engine --------------------------------------------------
 
 def _engine_sound(Value):
@@ -61,17 +58,28 @@ def _engine_sound(Value):
 
 def operation_lines(form, op, Value, reference, points):
     """(passed, sentence) lines for one new operation on Values: its
-    value, its gradient with an upstream gradient of 2, and whether two
-    uses of it add up. form: how it is called, "power({}, 3");
+    value, its gradient with an upstream gradient of 2, whether two uses
+    of it add up, and whether it is one Value with v as its only parent,
+    as the exercises ask. form: how it is called, "power({}, 3");
     reference: the same function on floats."""
-    outs = []
+    outs, parents = [], []
     for x in points:
-        out = call(form.format(f"Value({x})"), op, Value(x))
+        v = Value(x)
+        out = call(form.format(f"Value({x})"), op, v)
         if not isinstance(out, Value):
             raise NotYet(f"{form.format(f'Value({x})')} returns a "
                          f"{type(out).__name__}, not a Value")
         outs.append(out)
+        parents.append([p is v for p in out.parents])
     name = form.format("v")
+    # one new Value from v, not the engine's other operations chained
+    own, n = all(found == [True] for found in parents), len(parents[0])
+    own_line = (own, f"{name} is one new Value whose only parent is v" if
+                own else f"{name} lists no parents: give the new Value v as "
+                "its parent, Value(..., (v,))" if n == 0 else f"{name} "
+                "should be one new Value whose only parent is v, with its "
+                f"own push_grad; yours lists {n} parent" + "s" * (n != 1)
+                + ", not v" * (n == 1))
     at = f"{len(points)} points from {min(points)} to {max(points)}"
     wrong = [(x, o.data) for x, o in zip(points, outs)
              if not close(o.data, reference(x))]
@@ -82,19 +90,21 @@ def operation_lines(form, op, Value, reference, points):
     problems = []
     for x in points:
         v, once = Value(x), Value(x)
-        attempt(f"backward() through {name}", (op(v) * 2.0).backward)
-        attempt(f"backward() through {name}", op(once).backward)
+        attempt(f"backward() through {name} at v = {x}",
+                (op(v) * 2.0).backward)
+        attempt(f"backward() through {name} at v = {x}", op(once).backward)
         got, want = v.grad / 2, central_difference(reference, x)
         if not close(got, want, 1e-5, 1e-7):
+            # (at v = 0 a slope of 0 is the likelier slip)
             hint = (" (v.grad stays 0: does the new Value list v among its"
-                    " parents, and set its push_grad?)" if got == 0 else
+                    " parents, and set its push_grad?)" if got == 0 != x else
                     " (the same as with an upstream gradient of 1: does "
-                    "push_grad multiply by out.grad?)" if close(
+                    "push_grad multiply by out.grad?)" if got != 0 and close(
                         v.grad, once.grad, 1e-9) else "")
             problems.append(f"with an upstream gradient of 2, v.grad at v = "
                             f"{x} should be {number(2 * want)} (twice the "
                             f"slope of {name}, by finite differences); "
-                            f"your engine gives {number(v.grad)}{hint}")
+                            f"your {name} gives {number(v.grad)}{hint}")
     yield (not problems, problems[0] if problems else
            f"the gradient of {name} matches finite differences, "
            "with an upstream gradient of 2")
@@ -118,12 +128,14 @@ def operation_lines(form, op, Value, reference, points):
     if once.grad == 0:  # 2 x 0 = 0 would pass, and prove nothing
         yield (False, f"whether {name} + {name} adds both gradients into "
                "v.grad shows once v.grad is no longer 0")
-        return
-    adds = close(twice.grad, 2 * once.grad, 1e-9, 1e-12)
-    yield (adds, f"{name} + {name} adds both gradients into v.grad" if adds
-           else f"{name} + {name} at v = {points[0]}: v.grad is "
-           f"{number(twice.grad)}, not twice {number(once.grad)}: does "
-           "push_grad add to v.grad (+=), rather than set it?")
+    else:
+        adds = close(twice.grad, 2 * once.grad, 1e-9, 1e-12)
+        yield (adds, f"{name} + {name} adds both gradients into v.grad" if
+               adds else f"{name} + {name} at v = {points[0]}: v.grad is "
+               f"{number(twice.grad)}, not {number(2 * once.grad)}, twice "
+               f"the {number(once.grad)} of one {name}: does push_grad add "
+               "to v.grad (+=), rather than set it?")
+    yield own_line
 
 
 @check
@@ -138,15 +150,16 @@ def check_tanh(tanh, Value):
 @check
 def check_value_ops(exp, log, power, Value):
     """Exercise value-ops: exp(v), log(v) and power(v, k) on Values, at
-    chosen points and drawn ones: powers odd, even (at v < 0 too),
-    negative and fractional."""
+    chosen points and drawn ones: powers odd, even and 1 (at v < 0 and
+    v = 0 too), negative and fractional."""
     _engine_sound(Value)
     ops = [("exp({})", exp, math.exp, drawn((0.5, -1.0, 2.0), -3, 3)),
            ("log({})", log, math.log, drawn((0.5, 1.3, 4.0), 0.05, 5))] + [
         (f"power({{}}, {k})", lambda v, k=k: power(v, k),
          lambda x, k=k: x**k, points) for k, points in [
-            (3, drawn((0.5, -1.5, 2.0), -3, 3)),
-            (2, drawn((-1.5, 0.5, 2.0), -3, 3)),
+            (3, drawn((0.5, -1.5, 2.0, 0.0), -3, 3)),  # v = 0 too
+            (2, drawn((-1.5, 0.5, 2.0, 0.0), -3, 3)),
+            (1, drawn((0.5, -1.5, 0.0), -3, 3)),  # slope 1 at v = 0
             (-1, drawn((0.5, -1.5, 2.0), 0.2, 3) + (-0.4, -2.5)),
             (-2, drawn((-1.5, 0.5, 2.0), 0.2, 3) + (-0.4, -2.5)),
             (0.5, drawn((0.5, 2.0), 0.05, 5))]]
@@ -258,36 +271,3 @@ def check_micro_mlp(train_xor, seed=6050):
     yield (solved_at == want_solved, f"solved after {solved_at} updates"
            if solved_at == want_solved else f"solved_at is {solved_at!r}: "
            "count the updates made before all four outputs are right")
-
-
-@check
-def check_cross_entropy(blame):
-    """Exercise cross-entropy: blame(a, y) = dL/dz of the binary
-    cross-entropy L = -y log a - (1 - y) log(1 - a), with a = sigmoid(z),
-    at four chosen a and sixteen drawn ones. A slip is named only when
-    the reply is its formula at every one of them, to a relative 1e-6."""
-    points = drawn((0.99, 0.3, 0.7, 0.05), 0.01, 0.99, n=16)
-    slips = [("that is the half squared error's (a - y) sigma'(z)",
-              lambda a, y: (a - y) * a * (1 - a)),
-             ("that is dL/da: go on through the sigmoid to z",
-              lambda a, y: (a - y) / (a * (1 - a)))]
-    for y in (1.0, 0.0):
-        got, want = [], []
-        for a in points:
-            said = f"my_blame({a}, {y:g})"  # as the starter names it
-            got.append(given(said, call(said, blame, a, y)))
-            want.append(central_difference(lambda z, y=y: -y * math.log(
-                _sigmoid(z)) - (1 - y) * math.log(1 - _sigmoid(z)),
-                math.log(a / (1 - a))))
-        wrong = [i for i, (g, w) in enumerate(zip(got, want))
-                 if not close(g, w, 1e-4, 1e-6)]
-        if not wrong:
-            yield True, f"right for the target y = {y:g}"
-            continue
-        hint = next((h for h, f in slips if all(close(g, f(a, y), 1e-6, 0)
-                                                for g, a in zip(got, points))),
-                    "it has the wrong sign" if all(close(-g, w, 1e-4, 1e-6)
-                                                   for g, w in zip(got, want))
-                    else "the slope of the loss in z differs")
-        yield False, (f"at a = {points[wrong[0]]}, y = {y:g} your blame is "
-                      f"{number(got[wrong[0]])}: {hint}")

@@ -1,14 +1,24 @@
 """The companion's pencil checks (chapter 4), pure Python, so that they
 also run in the page: a backward walk's order and the gradients it adds
-up, gradients that accumulate, and gradient clipping. The references do
-not use the chain rule: the graph's own edges, central differences, and
-the rule that PyTorch documents for clip_grad_norm_. The chapters import
-these from checks.py.
+up, gradients that accumulate, gradient clipping, and the cross-entropy's
+blame. The references do not use the chain rule: the graph's own edges,
+central differences, and the rule that PyTorch documents for
+clip_grad_norm_. The chapters import these from checks.py.
 """
 
 import math
 
-from backprop.verdicts import NotYet, central_difference, check, graded
+from backprop.verdicts import (
+    NotYet,
+    call,
+    central_difference,
+    check,
+    close,
+    drawn,
+    given,
+    graded,
+    number,
+)
 
 # ---- Exercise order: a walk in reverse topological order ------------------
 
@@ -177,3 +187,42 @@ def check_clip(total_norm, clipped_w, clipped_b):
               (b_alone * norm / limit, "the scale is max_norm over the "
                "norm, not the norm over max_norm")])]:
         yield graded(name, got, want, slips)
+
+
+# ---- Exercise cross-entropy: the blame at z ------------------------------
+
+def _sigmoid(z):
+    return 1 / (1 + math.exp(-z))
+
+
+@check
+def check_cross_entropy(blame):
+    """Exercise cross-entropy: blame(a, y) = dL/dz of the binary
+    cross-entropy L = -y log a - (1 - y) log(1 - a), with a = sigmoid(z),
+    at four chosen a and sixteen drawn ones. A slip is named only when
+    the reply is its formula at every one of them, to a relative 1e-6."""
+    points = drawn((0.99, 0.3, 0.7, 0.05), 0.01, 0.99, n=16)
+    slips = [("that is the half squared error's (a - y) sigma'(z)",
+              lambda a, y: (a - y) * a * (1 - a)),
+             ("that is dL/da: go on through the sigmoid to z",
+              lambda a, y: (a - y) / (a * (1 - a)))]
+    for y in (1.0, 0.0):
+        got, want = [], []
+        for a in points:
+            said = f"my_blame({a}, {y:g})"  # as the starter names it
+            got.append(given(said, call(said, blame, a, y)))
+            want.append(central_difference(lambda z, y=y: -y * math.log(
+                _sigmoid(z)) - (1 - y) * math.log(1 - _sigmoid(z)),
+                math.log(a / (1 - a))))
+        wrong = [i for i, (g, w) in enumerate(zip(got, want))
+                 if not close(g, w, 1e-4, 1e-6)]
+        if not wrong:
+            yield True, f"right for the target y = {y:g}"
+            continue
+        hint = next((h for h, f in slips if all(close(g, f(a, y), 1e-6, 0)
+                                                for g, a in zip(got, points))),
+                    "it has the wrong sign" if all(close(-g, w, 1e-4, 1e-6)
+                                                   for g, w in zip(got, want))
+                    else "the slope of the loss in z differs")
+        yield False, (f"at a = {points[wrong[0]]}, y = {y:g} your blame is "
+                      f"{number(got[wrong[0]])}: {hint}")

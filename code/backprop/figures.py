@@ -122,8 +122,8 @@ def outer_product(delta, act):
     grad = col @ row
     n = row.shape[1]
     fig, axes = plt.subplots(
-        1, 5, figsize=(DRAWN - 0.05, 2.75),
-        gridspec_kw={"width_ratios": [1, 0.6, n, 0.6, n]})
+        1, 5, figsize=(DRAWN - 0.05, 3.0),
+        gridspec_kw={"width_ratios": [1, 0.5, n, 0.5, n]})
     fig.subplots_adjust(left=0, right=1, bottom=0.16, top=0.9, wspace=0.1)
     panels = {0: (col, r"blame $\boldsymbol{\delta}^{(2)}$"),
               2: (row, r"signal $(\boldsymbol{a}^{(1)})^\top$"),

@@ -35,11 +35,14 @@ def maths(name, value):
 
 
 def vector(values, digits=None):
-    """Entries in brackets, as text: vector([0.5, -1], 1) == '(0.5, −1.0)'.
-    digits=None: each as short as it is, vector([2.0, -1.0]) == '(2, −1)'."""
+    """Entries in brackets, as text: vector([0.5, -1], 1) shows '(0.5, −1.0)'.
+    digits=None: each as short as it is, vector([2.0, -1.0]) shows '(2, −1)'.
+    The spaces do not break, so that a line never ends inside the
+    brackets."""
     shown = [f"{float(x):g}" if digits is None else f"{float(x):.{digits}f}"
              for x in values]
-    return Prose("(" + ", ".join(shown).replace("-", "−") + ")")
+    return Prose("(" + ",\N{NO-BREAK SPACE}".join(shown).replace("-", "−")
+                 + ")")
 
 
 def joined(items, separator):

@@ -139,8 +139,8 @@ def readme(notebooks, pins, about=None, site=None):
     site = site_url() if site is None else site
     names = "\n".join(f"- `{name}`" + (f": {about[name]}" if name in about
                                        else "") for name in notebooks)
-    site = site or ("the address is in the README of the book's "
-                    "repository, which also builds a copy")
+    site = site or ("these notebooks were made without its address, "
+                    "which whoever gave them to you has")
     return README.format(names=names, torch=pins.get("torch", "torch"),
                          site=site)
 

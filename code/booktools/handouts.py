@@ -101,6 +101,10 @@ def print_pdf(chromium, url, pdf, layout, arg):
     page.wait_for_function("window.Reveal && Reveal.isReady() && "
                            "!!document.querySelector('.pdf-page')")
     result = page.evaluate(layout, arg)
+    # a code line's number (an empty link) would print as a link to this
+    # build's own file
+    page.evaluate("document.querySelectorAll('a[href=\"\"], a[href^=\"#\"]')"
+                  ".forEach((a) => a.removeAttribute('href'))")
     pdf.parent.mkdir(parents=True, exist_ok=True)
     page.pdf(path=str(pdf), prefer_css_page_size=True, print_background=True)
     page.close()

@@ -227,8 +227,10 @@ def _page(mine, section, namespace):
 
 
 # Typst around the printed box: it never breaks across pages (a box is
-# at most about a third of a page, its answers included).
-UNBROKEN = ("```{=typst}\n#block(breakable: false)[\n```",
+# at most about a third of a page, its answers included), and its
+# paragraphs are spaced, not indented, so that every answer starts flush.
+UNBROKEN = ("```{=typst}\n#block(breakable: false)[\n"
+            "#set par(first-line-indent: 0pt, spacing: 0.9em)\n```",
             "```{=typst}\n]\n```")
 
 

@@ -70,7 +70,7 @@ def write_slide_variables(executed, slides=SLIDES):
             numbers[name] = found[name]
     # the title slide says where the book is (site/address.lua's rule)
     numbers["site"] = site_url() or (
-        "`make book` builds it from its repository (see its README)")
+        "ask whoever gave you these slides for its address")
     (Path(slides) / "_variables.yml").write_text(
         "# Written by `make` from the chapters' runs; do not edit.\n"
         + yaml.safe_dump(numbers, sort_keys=False, allow_unicode=True))

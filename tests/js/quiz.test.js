@@ -152,6 +152,20 @@ test("grouped thousands are read, and a point in a count is asked about",
     assert.equal(verdict(number("32.768", "32.77", "32.77", 2), "32.768"),
       "right");
     assert.equal(verdict(BYTES, "32.76"), "wrong"); // no thousands there
+    // the two readings judged apart are asked about, and cost no try:
+    // found by an outside trial, which had -10,000 and 1,500 called right
+    for (const [q, reply] of [[MINUS, "-10,000"], [RATIO, "1,500"],
+      [RATIO, "1,504"]]) {
+      assert.deepEqual(grade(q, reply), { verdict: "ambiguous", text:
+        `${reply} reads two ways, with a decimal comma or with grouped `
+        + "thousands: type it with a point, or without the comma." }, reply);
+    }
+    // where both readings agree, or only one exists, there is no question
+    assert.equal(verdict(RATIO, "1,50"), "right");
+    assert.equal(verdict(RATIO, "1,5039"), "right");
+    assert.equal(verdict(MINUS, "-10,0"), "right");
+    assert.equal(verdict(BIAS, "0,126"), "precision"); // 0 groups nothing
+    assert.equal(verdict(RATIO, "2,000"), "wrong"); // 2000 and 2.000
   });
 
 test("a number is read exactly, in the forms the book prints", () => {
@@ -163,7 +177,8 @@ test("a number is read exactly, in the forms the book prints", () => {
     [{ n: 954n, d: 10n ** 9n, place: -9 }]);
   assert.deepEqual(readings("32.8e3"), [{ n: 32800n, d: 1n, place: 2 }]);
   for (const reply of ["9.54 × 10⁻⁷", "9.54 x 10^-7", "9.54*10^(-7)",
-    "9,54e-7", "9.54E-7", "954e-9"]) {
+    "9,54e-7", "9.54E-7", "954e-9", "9.54 · 10⁻⁷",
+    "9.54 ⋅ 10⁻⁷"]) {
     assert.equal(verdict(GATES, reply), "right", reply);
   }
   assert.equal(verdict(GATES, "9.55 × 10⁻⁷"), "close");
@@ -338,7 +353,8 @@ test("the page's sentence on grading says what the widget does", () => {
   assert.equal(said, "One unit off in the last digit is close, but in a "
     + "count it is wrong. Only a wrong number counts as a try, not a close "
     + "one or one with too few digits that agree with the answer as far "
-    + "as they go (a 0 means zero, and a fraction is exact); after 2 wrong "
+    + "as they go (a 0 means zero, and a fraction or a power is exact); "
+    + "after 2 wrong "
     + "tries, the hint "
     + "appears, and the answer can be shown.");
   assert.ok(said.includes(`after ${TRIES} wrong tries`)); // from TRIES
@@ -346,6 +362,7 @@ test("the page's sentence on grading says what the widget does", () => {
   assert.equal(verdict(BIAS, "0"), "wrong"); // not 0.1256 short of digits
   assert.equal(verdict(GATES, "0.000001"), "precision");
   assert.equal(verdict(GATES, "1/1000000"), "wrong"); // exactly 1e-6
+  assert.equal(verdict(GATES, "10^-6"), "wrong"); // so is a power
   // the course edition shows no answer, and does not offer one
   assert.equal(grading(false), said.replace(
     ", and the answer can be shown.", "."));
