@@ -392,7 +392,7 @@ def test_widget_answers_right_and_wrong(quiz_page):
             "count it is wrong. Only a wrong number counts as a try, not a "
             "close one or one with too few digits that agree with the "
             "answer as far as they go (a 0 means zero, and a fraction "
-            "is exact); after 2 wrong tries, the "
+            "or a power is exact); after 2 wrong tries, the "
             "hint appears, and the answer can be shown.")
         assert rules.nth(0).is_visible()
         # a count, whose unit the reader may type, and which is exact
