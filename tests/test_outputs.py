@@ -349,5 +349,5 @@ def test_the_zip_says_how_to_set_up_and_open_its_notebooks(tmp_path):
     # Pages workflow sets it, else where to find it
     site = "https://example.org/book"
     assert site in zipped.readme({"a": nb}, read_pins(), site=site)
-    assert "made without its address; whoever gave" in zipped.readme(
+    assert "ask whoever pointed you to these notebooks" in zipped.readme(
         {"a": nb}, read_pins(), site="")

@@ -473,7 +473,7 @@ def test_a_local_build_prints_how_to_find_the_site(render_log):
     assert "site-url" not in config
     text = " ".join(pdf_text(printed("student")).split())
     assert text.count("this copy was made without the address of either: "
-                      "whoever gave you the copy has it") == 2
+                      "whoever gave you the copy has them") == 2
     assert ("notebooks/backprop-notebooks.zip (in _book/ when you build it "
             "with make book)") in text
     assert text.count("this chapter’s page (_book/chapters/") == 2

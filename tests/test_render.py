@@ -265,6 +265,15 @@ def test_no_page_is_wider_than_a_phone(render_log):
                 width = small.evaluate(
                     "document.documentElement.scrollWidth")
                 assert width <= narrow, (narrow, path.name, width)
+                # the chapter links at the foot: each name within its
+                # link, the two apart (they ran together as "Preface2")
+                apart = small.evaluate(
+                    "() => { const a = [...document.querySelectorAll("
+                    "'.page-navigation .nav-page a')]; return a.every("
+                    "l => l.scrollWidth <= l.clientWidth + 1) && (a.length "
+                    "< 2 || a[0].getBoundingClientRect().right <= "
+                    "a[1].getBoundingClientRect().left); }")
+                assert apart, (narrow, path.name)
         page = browser.new_page(viewport={"width": PHONE, "height": 800})
         for path in pages():
             page.goto(f"{origin}/{path.relative_to(BOOK).as_posix()}",

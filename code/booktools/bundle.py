@@ -139,8 +139,8 @@ def readme(notebooks, pins, about=None, site=None):
     site = site_url() if site is None else site
     names = "\n".join(f"- `{name}`" + (f": {about[name]}" if name in about
                                        else "") for name in notebooks)
-    site = site or ("these notebooks were made without its address; "
-                    "whoever gave them to you has it")
+    site = site or ("ask whoever pointed you to these notebooks for its "
+                    "address")
     return README.format(names=names, torch=pins.get("torch", "torch"),
                          site=site)
 
