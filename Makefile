@@ -47,12 +47,13 @@ test: setup
 # (figures/), the slides' numbers, the student notebooks and their zip
 # (notebooks/), the PDF and the editions, without running anything
 # again (code/booktools/render.py). The run is redone when anything it
-# reads changes.
+# reads changes; the print's own files (site/print*, site/typst*) only
+# redo the PDF, which `make pdf` renders every time.
 RUN_INPUTS := _quarto.yml _environment $(wildcard *.qmd) \
   references.bib $(wildcard chapters/*.qmd chapters/*.yml \
-  code/backprop/*.py \
-  code/booktools/*.py site/* explorers/*) slides/numbers.yml \
-  requirements.txt
+  code/backprop/*.py code/booktools/*.py explorers/*) \
+  $(filter-out site/print% site/typst%,$(wildcard site/*)) \
+  slides/numbers.yml requirements.txt
 RENDER = PATH="$$PATH:$(BIN)" $(PY) -m booktools.render \
   $(if $(PROFILE),--profile $(PROFILE))
 

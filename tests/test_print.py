@@ -215,11 +215,25 @@ def indent(line, listing):
     return round((line.left - margin) / (0.6021 * 8 * 1.5))
 
 
+def holds_code(run):
+    """Whether a listing's lines hold a statement, not a docstring or
+    comments alone (such a part says nothing on its own page)."""
+    quoted = False
+    for line in run:
+        text = line.text.strip()
+        if text and not quoted and not text.startswith(("#", '"""', "'''")):
+            return True
+        if (text.count('"""') + text.count("'''")) % 2:
+            quoted = not quoted
+    return False
+
+
 @EDITIONS
 def test_listings_break_between_statements_with_five_lines_each_side(
         render_log, edition):
     # a listing that runs on to the next page (which says "continued"
-    # above it) leaves five lines at least on each page, and resumes at a
+    # above it) leaves five lines at least on each page, more than a
+    # docstring or comments before the break, and resumes at a
     # statement of the top level (at the listing's left edge) or at a
     # class's method (four columns in): not inside a function, a call, a
     # docstring or a decorated definition. The book's code may also break
@@ -239,7 +253,7 @@ def test_listings_break_between_statements_with_five_lines_each_side(
         # one above it
         sizes = [round((run[-1].top - run[0].top) / 13.6) + 1
                  for run in (before, after)]
-        if min(sizes) < 5:
+        if min(sizes) < 5 or not holds_code(before):
             broken.append((number + 1, sizes, first))
         elif after[0].kind == "code" and (
                 indent(after[0], after) not in (0, 4)
