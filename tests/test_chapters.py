@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import sources as qmd
 import torch
+from built import BOOK
 from xor_reference import xor_descent
 
 from backprop.prose import count, fixed
@@ -360,7 +361,7 @@ def test_sigmoid_scale_table_and_text(run_chapter):
 
     run = run_chapter("deep")
     cell = next(c for c in run.cells
-                if c.options.get("label") == "tbl-sigmoid-scale")
+                if c.options.get("label") == "sigmoid-scale-table")
     table = cell.outputs[0]["data"]["text/markdown"].splitlines()[2:]
     cs = [1, 2**0.5, 2, 4, 8, 12, 16]
     assert len(table) == len(cs)
@@ -378,10 +379,15 @@ def test_sigmoid_scale_table_and_text(run_chapter):
     assert float(closed_shown.rstrip("%")) > 50  # "most of the units"
     assert 1 < run.value("scale_span(rescue_c)") < 10
     assert run.value("scale_span(16)") < 1  # "now explodes"
-    # the caption's numbers
-    caption = cell.options["tbl-cap"]
-    assert f"below {run.value('CLOSED')};" in caption
-    assert f"first layer's {count(64 * 64)} float32" in caption
+    # the caption's numbers, as the site prints them
+    page = (BOOK / "chapters" / "deep.html").read_text(encoding="utf-8")
+    raw = re.search(r"Table&nbsp;3\.1: The .*?</figcaption>", page,
+                    re.S).group(0)
+    caption = " ".join(re.sub(r"<[^>]+>", " ", raw).split())
+    assert f"below {run.value('CLOSED')}; and their mean" in caption
+    assert "The 30-layer sigmoid network" in caption
+    assert f"first layer’s {count(64 * 64)} float32" in caption
+    assert re.search(r"<msqrt>\s*<mn>64</mn>\s*</msqrt>", raw), raw
 
 
 def test_fan_modes_alt_text_and_numbers(run_chapter, render_log):

@@ -153,6 +153,21 @@ def test_tanh_without_parents_cuts_the_graph():
     assert w.grad == 0.0  # what the check now says
 
 
+def test_tanh_that_never_sets_its_own_push_grad():
+    # out.push_grad left as every Value starts, or set on v by a slip: the
+    # parents are right, so no hint may ask about them, and nothing may
+    # ask for += where the code has it; the last line names the slip
+    for slip in ("pass", "v.push_grad = push_grad"):
+        cut = solution("autograd", "tanh-solution", "w, b =",
+                       ("out.push_grad = push_grad", slip))["tanh"]
+        text = str(checks.check_tanh(cut, Value))
+        assert text.splitlines()[0].startswith("not yet")
+        assert "among them" not in text and "(+=)" not in text, text
+        assert text.splitlines()[-1] == (
+            "  ✗ tanh(v) keeps the push_grad every Value starts with: set "
+            "the new Value's own, out.push_grad = push_grad")
+
+
 def test_value_ops_without_parents_cut_the_graph():
     ops = solution("autograd", "value-ops-solution", "ops = ",
                    ("Value(value, (v,))", "Value(value, ())"))
@@ -565,8 +580,10 @@ def test_no_tick_for_adding_gradients_that_never_arrive():
         return Value(math.tanh(v.data), (v,))
 
     verdict = checks.check_tanh(tanh, Value)
+    # and the last line: its parent is right, but it keeps the push_grad
+    # every Value starts with
     assert [ok for ok, _ in verdict.lines] == [True, False, False, False,
-                                                True]
+                                                False]
 
 
 def autograd_slopes(params):

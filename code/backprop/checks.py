@@ -72,10 +72,17 @@ def operation_lines(form, op, Value, reference, points):
         outs.append(out)
         parents.append([p is v for p in out.parents])
     name = form.format("v")
-    # one new Value from v, not the engine's other operations chained
+    # one new Value from v, not the engine's other operations chained,
+    # with a push_grad of its own, not the one every Value starts with
     own, n = all(found == [True] for found in parents), len(parents[0])
-    own_line = (own, f"{name} is one new Value whose only parent is v" if
-                own else f"{name} lists no parents: give the new Value v as "
+    start = getattr(Value(0.0).push_grad, "__code__", None)
+    pushes = all(getattr(o.push_grad, "__code__", None) is not start
+                 for o in outs)
+    own_line = (own and pushes, f"{name} is one new Value whose only "
+                "parent is v" if own and pushes else f"{name} keeps the "
+                "push_grad every Value starts with: set the new Value's own,"
+                " out.push_grad = push_grad" if own else f"{name} lists no "
+                "parents: give the new Value v as "
                 "its parent, Value(..., (v,))" if n == 0 else f"{name} "
                 "should be one new Value whose only parent is v, with its "
                 f"own push_grad; yours lists {n} parent" + "s" * (n != 1)
@@ -115,12 +122,15 @@ def operation_lines(form, op, Value, reference, points):
     slope = central_difference(reference, points[0])
     chained = close(w.grad, 2 * slope, 1e-5, 1e-7) and close(b.grad, slope,
                                                              1e-5, 1e-7)
-    yield (chained, f"through {chain}, w.grad and b.grad match finite "
-           "differences" if chained else f"{chain} at w = {w.data}, b = "
-           f"{b.data}: w.grad is {number(w.grad)}, not {number(2 * slope)} "
-           "(twice the slope, by finite differences)" + (
+    yield (chained, f"through {chain}, with {form.split('(')[0]} last "
+           "(its out.grad is 1), w.grad and b.grad match finite "
+           "differences" if chained else
+           f"{chain} at w = {w.data}, b = {b.data}: w.grad is "
+           f"{number(w.grad)}, not {number(2 * slope)} (twice the slope, "
+           "by finite differences)" + (
                "; backward() reaches w only through the new Value's "
-               "parents: does it list v among them?" if w.grad == 0 else ""))
+               "parents: does it list v among them?" if w.grad == 0 and not
+               own else ""))
     once, twice = Value(points[0]), Value(points[0])
     attempt(f"backward() through {name}", op(once).backward)
     attempt(f"backward() through {name} + {name}",
@@ -133,8 +143,9 @@ def operation_lines(form, op, Value, reference, points):
         yield (adds, f"{name} + {name} adds both gradients into v.grad" if
                adds else f"{name} + {name} at v = {points[0]}: v.grad is "
                f"{number(twice.grad)}, not {number(2 * once.grad)}, twice "
-               f"the {number(once.grad)} of one {name}: does push_grad add "
-               "to v.grad (+=), rather than set it?")
+               f"the {number(once.grad)} of one {name}" + (
+                   ": does push_grad add to v.grad (+=), rather than set "
+                   "it?" if pushes else ""))
     yield own_line
 
 

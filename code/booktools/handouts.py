@@ -15,9 +15,8 @@ NOTES_FONT = 15  # px on a sheet 793.7 px wide: 11 pt on A4 paper
 # sheet where both fit with their notes, else one.
 NOTES_SHEETS = """([paper, w, h, font]) => {
   const pages = [...document.querySelectorAll('.pdf-page')];
-  // each slide as wide as on the handouts, so that its smallest type
-  // prints at 7 pt too: two fit a sheet with short notes
-  const slides = pages[0].parentNode, frame = 0.9 * (w - 96);
+  // each slide 31 % of the sheet's height: two fit with short notes
+  const slides = pages[0].parentNode, frame = 0.31 * (h - 96) * 16 / 9;
   document.head.appendChild(document.createElement('style')).textContent = `
     @page { size: ${paper}; margin: 0; } :root { --sheet-w: ${w}px;
     --sheet-h: ${h - 1}px; --frame-w: ${frame}px; --notes-font: ${font}px;
