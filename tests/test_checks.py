@@ -173,14 +173,23 @@ def test_value_ops_without_parents_cut_the_graph():
                    ("Value(value, (v,))", "Value(value, ())"))
     verdict = checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
                                      Value)
+    # each operation's line names the cause, which its chain line only
+    # asks about
+    names = ["exp(v)", "log(v)", *(f"power(v, {k})" for k in
+                                   (3, 2, 1, -1, -2, 0.5))]
+    assert [text for _, text in verdict.lines] == [
+        f"{name} lists no parents: give the new Value v as its parent, "
+        "Value(..., (v,))" for name in names]
+    assert [ok for ok, _ in verdict.lines] == [False] * 8
     # d/dw of f(w * 2 + b) at w * 2 + b = v, each operation's first
     # point, is 2 f'(v): 2 e^0.5, 2 / 0.5, 2 x 3 x 0.5^2, 2 x 2 x -1.5, 2 x 1,
     # 2 x -1 x 0.5^-2, 2 x -2 x (-1.5)^-3 = 1.185185, 2 x 0.5 / sqrt(0.5)
-    assert [text.split(": ")[1].split(" (")[0] for _, text in
-            verdict.lines] == [
+    chains = [list(checks.operation_lines(form, op, Value, ref, points))[2][1]
+              for form, op, ref, points in checks.value_operations(
+                  ops["exp"], ops["log"], ops["power"])]
+    assert [text.split(": ")[1].split(" (")[0] for text in chains] == [
         f"w.grad is 0, not {want}" for want in (
             "3.29744", "4", "1.5", "-6", "2", "-8", "1.18519", "1.41421")]
-    assert [ok for ok, _ in verdict.lines] == [False] * 8
 
 
 def test_tanh_with_its_own_push_grad_written_other_ways_is_right():

@@ -103,8 +103,10 @@ def operation_lines(form, op, Value, reference, points):
         got, want = v.grad / 2, central_difference(reference, x)
         if not close(got, want, 1e-5, 1e-7):
             # (at v = 0 a slope of 0 is the likelier slip)
-            hint = (" (v.grad stays 0: does the new Value list v among its"
-                    " parents, and set its push_grad?)" if got == 0 != x else
+            cause = ("set its own push_grad" if own and not pushes else
+                     "list v among its parents, and set its push_grad")
+            hint = (f" (v.grad stays 0: does the new Value {cause}?)"
+                    if got == 0 != x else
                     " (the same as with an upstream gradient of 1: does "
                     "push_grad multiply by out.grad?)" if got != 0 and close(
                         v.grad, once.grad, 1e-9) else "")
@@ -158,13 +160,11 @@ def check_tanh(tanh, Value):
                                drawn((0.5, -1.3, 2.0), -3, 3))
 
 
-@check
-def check_value_ops(exp, log, power, Value):
-    """Exercise value-ops: exp(v), log(v) and power(v, k) on Values, at
-    chosen points and drawn ones: powers odd, even and 1 (at v < 0 and
-    v = 0 too), negative and fractional."""
-    _engine_sound(Value)
-    ops = [("exp({})", exp, math.exp, drawn((0.5, -1.0, 2.0), -3, 3)),
+def value_operations(exp, log, power):
+    """(form, op, reference, points) of each operation check_value_ops
+    tries: powers odd, even and 1 (at v < 0 and v = 0 too), negative and
+    fractional."""
+    return [("exp({})", exp, math.exp, drawn((0.5, -1.0, 2.0), -3, 3)),
            ("log({})", log, math.log, drawn((0.5, 1.3, 4.0), 0.05, 5))] + [
         (f"power({{}}, {k})", lambda v, k=k: power(v, k),
          lambda x, k=k: x**k, points) for k, points in [
@@ -174,14 +174,23 @@ def check_value_ops(exp, log, power, Value):
             (-1, drawn((0.5, -1.5, 2.0), 0.2, 3) + (-0.4, -2.5)),
             (-2, drawn((-1.5, 0.5, 2.0), 0.2, 3) + (-0.4, -2.5)),
             (0.5, drawn((0.5, 2.0), 0.05, 5))]]
-    for form, op, reference, points in ops:
+
+
+@check
+def check_value_ops(exp, log, power, Value):
+    """Exercise value-ops: exp(v), log(v) and power(v, k) on Values, at
+    chosen points and drawn ones (value_operations)."""
+    _engine_sound(Value)
+    for form, op, reference, points in value_operations(exp, log, power):
         name = form.format("v")
         try:
             lines = list(operation_lines(form, op, Value, reference,
                                          points))
         except NotYet as stop:
             lines = [(False, str(stop))]
-        failed = [line for line in lines if not line[0]]
+        # the structure's line (the last) first: it names the cause that
+        # the gradients' lines can only ask about
+        failed = [line for line in lines[-1:] + lines[:-1] if not line[0]]
         yield failed[0] if failed else (
             True, f"{name}: values, gradients and their sum are right")
 
