@@ -103,10 +103,11 @@ def operation_lines(form, op, Value, reference, points):
         got, want = v.grad / 2, central_difference(reference, x)
         if not close(got, want, 1e-5, 1e-7):
             # (at v = 0 a slope of 0 is the likelier slip)
-            cause = ("set its own push_grad" if own and not pushes else
-                     "list v among its parents, and set its push_grad")
-            hint = (f" (v.grad stays 0: does the new Value {cause}?)"
-                    if got == 0 != x else
+            cause = ("is its local derivative right at this v" if own
+                     and pushes else "does the new Value set its own "
+                     "push_grad" if own else "does the new Value list v "
+                     "among its parents, and set its push_grad")
+            hint = (f" (v.grad stays 0: {cause}?)" if got == 0 != x else
                     " (the same as with an upstream gradient of 1: does "
                     "push_grad multiply by out.grad?)" if got != 0 and close(
                         v.grad, once.grad, 1e-9) else "")
