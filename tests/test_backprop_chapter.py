@@ -12,7 +12,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 from matplotlib.text import Annotation, Text
 from test_chapters import printed, shown
 
-from backprop import blame, diagrams, figures, style, tasks
+from backprop import blame, diagrams, figures, grids, style, tasks
 from backprop.prose import fixed
 
 matplotlib.use("Agg")
@@ -368,8 +368,8 @@ def chapter_one_figures():
     acts = blame.forward(weights, biases, x)
     deltas, _, _ = blame.backward(weights, acts, torch.ones(1, 1))
     return {"numeric": diagrams.numeric_graph(*numeric_neuron()),
-            "blame": figures.blame_flow([3, 4, 4, 1], deltas),
-            "outer": figures.outer_product(deltas[1], acts[1]),
+            "blame": grids.blame_flow([3, 4, 4, 1], deltas),
+            "outer": grids.outer_product(deltas[1], acts[1]),
             "deltas": deltas, "acts": acts}
 
 

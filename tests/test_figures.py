@@ -14,7 +14,8 @@ import torch
 from matplotlib.patches import FancyBboxPatch, Rectangle
 from matplotlib.text import Annotation, Text
 
-from backprop import blame, depth, diagrams, engine, figures, style, tasks
+from backprop import (blame, depth, diagrams, engine, figures, grids, style,
+                      tasks)
 from backprop.vector_graph import vector_graph
 
 matplotlib.use("Agg")
@@ -110,8 +111,8 @@ def every_figure():
         "numeric": diagrams.numeric_graph(values, grads),
         "vector": vector_graph(network(32, 5, 8)),
         "engine": diagrams.value_graph(loss, {}),
-        "blame": figures.blame_flow([3, 4, 4, 1], deltas),
-        "outer": figures.outer_product(deltas[1], acts[1]),
+        "blame": grids.blame_flow([3, 4, 4, 1], deltas),
+        "outer": grids.outer_product(deltas[1], acts[1]),
         "train": figures.training_curve([1.0, 0.5, 0.1], 0.3),
         "gates": figures.gates(z, s * (1 - s), (z > 0).double()),
         "depth": figures.depth_norms({"sigmoid": {"norms": layers}}),
@@ -129,7 +130,7 @@ def test_every_figure_text_prints_dark_in_grey():
     # a label in its series' colour, Okabe-Ito's vermillion, had a
     # contrast of 3.9 with the paper, and printed faint in grey: text has
     # one of 7 at least, as the pages' text has (white text sits on a fill
-    # dark enough for it, figures._ink)
+    # dark enough for it, grids._ink)
     def luminance(rgb):
         linear = np.where(rgb <= 0.04045, rgb / 12.92,
                           ((rgb + 0.055) / 1.055) ** 2.4)
@@ -186,15 +187,23 @@ def _paper_in_border(grey, box):
     return min(shares)
 
 
+def _boxes(name, slide):
+    """Figure 1.3 or 1.4 with chapter 1's numbers, as the page or a slide
+    shows it (the slide's is drawn again, shorter)."""
+    deltas, acts = chapter_one()
+    fig = (grids.blame_flow([3, 4, 4, 1], deltas) if name == "blame"
+           else grids.outer_product(deltas[1], acts[1]))
+    return fig.for_slide() if slide else fig
+
+
+@pytest.mark.parametrize("slide", [False, True], ids=["page", "slide"])
 @pytest.mark.parametrize("name", ["blame", "outer"])
-def test_every_boxs_sign_reads_in_grey(name):
+def test_every_boxs_sign_reads_in_grey(name, slide):
     # In grey, orange and purple of one size print alike: each box says
     # its sign with its border, dashed on paper-white gaps if negative and
     # solid otherwise, and with a printed minus sign. Figure 1.3's boxes
     # had dashes over the fill, which vanished on the darkest ones.
-    deltas, acts = chapter_one()
-    fig = (figures.blame_flow([3, 4, 4, 1], deltas) if name == "blame"
-           else figures.outer_product(deltas[1], acts[1]))
+    fig = _boxes(name, slide)
     grey = _grey(fig)
     signs = []
     for ax in fig.axes:
@@ -215,12 +224,11 @@ def test_every_boxs_sign_reads_in_grey(name):
     assert any(signs) and not all(signs)
 
 
+@pytest.mark.parametrize("slide", [False, True], ids=["page", "slide"])
 @pytest.mark.parametrize("name", ["blame", "outer"])
-def test_every_boxs_value_keeps_clear_of_its_border(name):
+def test_every_boxs_value_keeps_clear_of_its_border(name, slide):
     # the minus signs of Figure 1.4 touched their dashed borders
-    deltas, acts = chapter_one()
-    fig = (figures.blame_flow([3, 4, 4, 1], deltas) if name == "blame"
-           else figures.outer_product(deltas[1], acts[1]))
+    fig = _boxes(name, slide)
     fig.set_dpi(200)
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
@@ -246,7 +254,7 @@ def test_blame_colour_bar_is_drawn_not_a_raster():
     # A colour bar of many colours is a 110-dpi picture by default, whose
     # rounded pixels printed a strip of purple over the bar's frame
     # (Figure 1.3, slide 11); drawn as shapes it stays inside
-    fig = figures.blame_flow([3, 4, 4, 1], chapter_one()[0])
+    fig = grids.blame_flow([3, 4, 4, 1], chapter_one()[0])
     svg = io.StringIO()
     fig.savefig(svg, format="svg")
     assert "<image" not in svg.getvalue()
@@ -257,7 +265,7 @@ def test_blame_colour_bar_says_its_sign_in_grey():
     # halves print alike: like the boxes, the negative half has a dashed
     # border on paper-white gaps and the positive half a solid one (issue:
     # Figure 1.2's bar became one grey ramp)
-    fig = figures.blame_flow([3, 4, 4, 1], chapter_one()[0])
+    fig = grids.blame_flow([3, 4, 4, 1], chapter_one()[0])
     grey = _grey(fig)
     bar = fig.axes[1]
     halves = sorted((patch.get_window_extent() for patch in bar.patches

@@ -110,25 +110,29 @@ def figure_names():
 def test_figures_are_one_file_per_figure_label():
     names = figure_names()
     assert names and len(names) == len(set(names))
-    committed = sorted(p.name for p in FIGURES.iterdir())
-    assert committed == sorted(f"{name}.svg" for name in names), (
-        "run `make figures` (the chapters' runs), remove what no figure "
-        "div names, and commit figures/")
+    # each drawn for the page, and again for the slides (figures/slides/)
+    for folder in FIGURES, FIGURES / "slides":
+        committed = sorted(p.name for p in folder.iterdir() if p.is_file())
+        assert committed == sorted(f"{name}.svg" for name in names), (
+            "run `make figures` (the chapters' runs), remove what no "
+            f"figure div names, and commit {folder.relative_to(ROOT)}/")
 
 
 def test_committed_figures_are_what_the_chapters_show(render_log):
     # the test build's run wrote its figures into its copy's figures/
-    shown = sorted(p.name for p in (BUILD / "figures").glob("*.svg"))
-    assert shown == sorted(f"{name}.svg" for name in figure_names())
-    for name in shown:
-        assert same_figure((BUILD / "figures" / name).read_bytes(),
-                           (FIGURES / name).read_bytes()), (
-            f"figures/{name} is stale: run `make figures`")
+    for folder in "figures", "figures/slides":
+        shown = sorted(p.name for p in (BUILD / folder).glob("*.svg"))
+        assert shown == sorted(f"{name}.svg" for name in figure_names())
+        for name in shown:
+            assert same_figure((BUILD / folder / name).read_bytes(),
+                               (ROOT / folder / name).read_bytes()), (
+                f"{folder}/{name} is stale: run `make figures`")
 
 
 def test_figures_carry_no_timestamps(render_log):
     # matplotlib dates an SVG by the clock; the build keeps no date
-    for svg in [*FIGURES.glob("*.svg"), *(BUILD / "figures").glob("*.svg")]:
+    for svg in [*FIGURES.glob("**/*.svg"),
+                *(BUILD / "figures").glob("**/*.svg")]:
         assert "<dc:date>" not in svg.read_text(), svg
 
 

@@ -316,7 +316,7 @@ def test_pdf_shows_static_figures_and_no_plumbing(render_log):
     assert "Solution" not in text  # solutions only in the instructor PDF
     # the site folds the drawing calls; print leaves them out
     assert "plt.show()" not in text
-    assert "figures.blame_flow" not in text
+    assert "grids.blame_flow" not in text
     assert "def backward(" in text  # teaching code stays
 
 

@@ -25,13 +25,15 @@ def test_deck_shows_exactly_the_numbers_it_computes():
 
 
 def test_deck_figures_are_the_committed_figures():
-    # figures/ holds what the chapters show, checked by test_outputs.py
+    # figures/slides/ holds what the chapters show, drawn for a slide,
+    # checked by test_outputs.py
     images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)\{fig-alt=\"[^\"]+\"\}",
                         DECK.read_text())
     assert len(images) == len(re.findall(r"!\[", DECK.read_text()))
     for image in images:
         path = (DECK.parent / image).resolve()
-        assert path.parent == ROOT / "figures" and path.exists(), image
+        assert path.parent == ROOT / "figures" / "slides", image
+        assert path.exists(), image
 
 
 def test_slide_numbers_are_the_chapter_numbers(run_chapter):

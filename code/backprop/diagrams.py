@@ -1,7 +1,8 @@
 """Graphs of operations, drawn node by node: numeric_graph (one neuron
 with the value and gradient on every edge) and value_graph (the graph
 that the Value engine records). Each takes its numbers and returns a
-Figure; the plots of data and the grids of blame are in figures.py, and
+Figure; the plots of data are in figures.py, the grids of blame in
+grids.py, and
 the network of whole tensors in vector_graph.py.
 """
 

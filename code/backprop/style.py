@@ -4,7 +4,12 @@ Colours come from the Okabe-Ito palette. Each series also differs in
 line style and marker, so a grayscale printout still tells them apart.
 """
 
+import functools
+import io
+import os
+
 import matplotlib as mpl
+import matplotlib.pyplot as plt
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.patheffects import AbstractPathEffect
 
@@ -64,7 +69,7 @@ class OnPaper(AbstractPathEffect):
         band.restore()
 
 
-# A signed value's box (figures.py): solid if >= 0, dashed if negative,
+# A signed value's box (grids.py): solid if >= 0, dashed if negative,
 # each on a white band, so that the sign survives a grayscale print.
 SIGN_BORDER = {"ec": BLACK, "lw": 1.2, "path_effects": [OnPaper()]}
 NEGATIVE_DASH = (0, (3, 2))  # in line widths: 3.6 pt dashes, 2.4 pt gaps
@@ -93,7 +98,69 @@ RC = {
 }
 
 
+# The slides show the figures in what is left of a slide under its title
+# and text, which the handouts print smaller than the page: the book's own
+# plots printed their log axes' exponents at 5 pt there. So each plot can
+# be drawn again for a slide, shorter, its type and lines as many points
+# as on the page (slide_form), and the book's build (_environment sets
+# FOR_SLIDES) saves that drawing beside the page's (slide_svg).
+FOR_SLIDES = "BACKPROP_SLIDE_FIGURES"
+SLIDE_SVG = "image/vnd.backprop.slide+svg+xml"  # only the build reads it
+SLIDE_SIZE = (0.95, 0.62)  # of a plot's width and height on the page
+
+
+def size(height, slide=False, width=WIDTH, on_slide=SLIDE_SIZE):
+    """A figure's figsize: width by height inches on the page; on a slide,
+    the shares on_slide of them."""
+    if slide:
+        return width * on_slide[0], height * on_slide[1]
+    return width, height
+
+
+def slide_form(draw):
+    """For a figure function draw(*data, slide=False): the Figure it
+    returns knows how to draw itself again for a slide (fig.for_slide)."""
+    @functools.wraps(draw)
+    def drawn(*args, **kwargs):
+        fig = draw(*args, **kwargs)
+        fig.for_slide = lambda: draw(*args, **{**kwargs, "slide": True})
+        return fig
+    return drawn
+
+
 def apply():
     """Set the book's matplotlib style for everything drawn afterwards."""
     mpl.rcParams.update(RC)
+    if os.environ.get(FOR_SLIDES):
+        _draw_for_slides()
 
+
+def slide_svg(fig):
+    """The figure as drawn for a slide, as SVG; the page's drawing for a
+    figure without a slide form."""
+    slide = fig.for_slide() if hasattr(fig, "for_slide") else fig
+    out = io.StringIO()
+    slide.savefig(out, format="svg")
+    if slide is not fig:
+        plt.close(slide)  # or IPython would show it after the cell
+    return out.getvalue()
+
+
+def _draw_for_slides():
+    """Give every figure that IPython shows a second output, slide_svg."""
+    from IPython import get_ipython
+    from IPython.core.formatters import BaseFormatter
+    from matplotlib.figure import Figure
+    from traitlets import ObjectName, Unicode
+
+    shell = get_ipython()
+    if shell is None or SLIDE_SVG in shell.display_formatter.formatters:
+        return
+
+    class SlideFormatter(BaseFormatter):
+        format_type = Unicode(SLIDE_SVG)
+        print_method = ObjectName("_repr_slide_svg_")
+
+    formatter = SlideFormatter(parent=shell.display_formatter)
+    formatter.for_type(Figure, slide_svg)
+    shell.display_formatter.formatters[SLIDE_SVG] = formatter

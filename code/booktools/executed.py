@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 import nbformat
+from backprop.style import SLIDE_SVG
 
 from booktools import ROOT, chapters, slides
 
@@ -77,21 +78,22 @@ def collect(root=ROOT):
 FIGURE_DIV = re.compile(r"^:{3,}\s*\{#fig-([\w-]+)", re.MULTILINE)
 
 
-def figures(notebook):
+def figures(notebook, mime=SVG):
     """{name: SVG text}: the figure that the code cell in each figure div
     (::: {#fig-name fig-alt="..."}, whose caption and alt text may hold
-    computed numbers) shows, exactly one per div."""
+    computed numbers) shows, exactly one per div; with mime=SLIDE_SVG,
+    the same figure as drawn for a slide (backprop.style)."""
     found, name = {}, None
     for cell in notebook.cells:
         if cell.cell_type == "markdown":  # a div opened here holds the next
             opened = FIGURE_DIV.findall(cell.source)
             name = opened[-1] if opened else None
         elif name and cell.get("execution_count") is not None:
-            shown = [o["data"][SVG] for o in cell.outputs
-                     if SVG in o.get("data", {})]
+            shown = [o["data"][mime] for o in cell.outputs
+                     if mime in o.get("data", {})]
             if len(shown) != 1:
                 raise CollectError(f"figure fig-{name} shows {len(shown)} "
-                                   "SVG figures, not one")
+                                   f"{mime} figures, not one")
             found[name], name = "".join(shown[0]), None
     return found
 
@@ -99,14 +101,16 @@ def figures(notebook):
 def keep(root=ROOT):
     """After Quarto's run: collect its notebooks, save the figures
     (figures/<name>.svg for every figure cell, exactly as the book shows
-    them, for the slides) and the slides' numbers. Returns the notebooks."""
+    them, and figures/slides/<name>.svg, as drawn for the slides) and the
+    slides' numbers. Returns the notebooks."""
     notebooks = collect(root)
-    outdir = root / "figures"
-    outdir.mkdir(parents=True, exist_ok=True)
-    for notebook in notebooks.values():
-        for name, svg in figures(notebook).items():
-            (outdir / f"{name}.svg").write_text(DATE.sub("", svg),
-                                                encoding="utf-8")
+    for mime, outdir in ((SVG, root / "figures"),
+                         (SLIDE_SVG, root / "figures" / "slides")):
+        outdir.mkdir(parents=True, exist_ok=True)
+        for notebook in notebooks.values():
+            for name, svg in figures(notebook, mime).items():
+                (outdir / f"{name}.svg").write_text(DATE.sub("", svg),
+                                                    encoding="utf-8")
     slides.write_slide_variables(notebooks, root / "slides")
     return notebooks
 
