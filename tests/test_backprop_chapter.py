@@ -12,7 +12,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch
 from matplotlib.text import Annotation, Text
 from test_chapters import printed, shown
 
-from backprop import blame, diagrams, figures, grids, style, tasks
+from backprop import blame, diagrams, grids, style, tasks
 from backprop.prose import fixed
 
 matplotlib.use("Agg")

@@ -188,6 +188,9 @@ def test_gate_statistics_match_a_numpy_forward_pass(activation):
         assert ours["gate_mean"] == pytest.approx(gates.mean(), rel=1e-6)
         assert ours["gate_closed"] == pytest.approx(
             (gates < 0.01).mean(), abs=1 / gates.size)
+        # every unit of every layer for every example: 128 x 64 x 30
+        assert ours["gates"] == gates.size == 128 * 64 * 30
+        assert abs(ours["gates_closed"] - (gates < 0.01).sum()) <= 1
 
 
 def test_scale_sets_every_weight_std_to_c_over_root_n():

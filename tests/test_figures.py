@@ -14,8 +14,16 @@ import torch
 from matplotlib.patches import FancyBboxPatch, Rectangle
 from matplotlib.text import Annotation, Text
 
-from backprop import (blame, depth, diagrams, engine, figures, grids, style,
-                      tasks)
+from backprop import (
+    blame,
+    depth,
+    diagrams,
+    engine,
+    figures,
+    grids,
+    style,
+    tasks,
+)
 from backprop.vector_graph import vector_graph
 
 matplotlib.use("Agg")

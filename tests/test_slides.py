@@ -84,3 +84,15 @@ def test_deck_dividers_name_the_books_chapters():
         assert titles[number] == title
     first, last = dividers[0][0], dividers[-1][0]
     assert f"chapters {first} to {last}" in DECK.read_text()
+
+
+def test_the_engines_excerpt_is_the_engines_code():
+    # line for line, as in code/backprop/engine.py (a production read
+    # found the slide's __mul__ without its as_value)
+    excerpt = re.search(r"```python\n(def __mul__.*?)```", DECK.read_text(),
+                        re.DOTALL).group(1)
+    engine = (ROOT / "code" / "backprop" / "engine.py").read_text()
+    method = engine[engine.index("    def __mul__"):]
+    method = method[:method.index("\n\n    def ")]
+    assert [line.strip() for line in excerpt.strip().splitlines()] == [
+        line.strip() for line in method.strip().splitlines()]

@@ -78,9 +78,12 @@ def audit(hidden, grads, lr=0.1):
 
 
 def gate_summary(gate):
-    """The mean gate, and the share of gates below CLOSED."""
+    """The mean gate, the share of gates below CLOSED, and how many gates
+    there are and how many of them are below CLOSED."""
+    closed = gate < CLOSED
     return {"gate_mean": gate.mean().item(),
-            "gate_closed": (gate < CLOSED).double().mean().item()}
+            "gate_closed": closed.double().mean().item(),
+            "gates": gate.numel(), "gates_closed": int(closed.sum())}
 
 
 def gradient_diagnostic(activation, depth=30, width=64, init="he",

@@ -19,8 +19,8 @@ import re
 from pathlib import Path
 
 import nbformat
-from backprop.style import SLIDE_SVG
 
+from backprop.style import SLIDE_SVG
 from booktools import ROOT, chapters, slides
 
 EXECUTED = ROOT / "_executed"
