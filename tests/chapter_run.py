@@ -76,6 +76,14 @@ class ChapterRun:
     def close(self):
         self.client._cleanup_kernel()
 
+    def execute(self, code):
+        """Run code in the chapter's namespace; raise if it fails."""
+        reply = self.client.wait_for_reply(self.client.kc.execute(
+            code, store_history=False))
+        if reply["content"]["status"] != "ok":
+            raise RuntimeError(f"{reply['content'].get('ename')}: "
+                               f"{reply['content'].get('evalue')}")
+
     def value(self, expr):
         """expr evaluated in the chapter's namespace, as a Python value
         (through JSON)."""

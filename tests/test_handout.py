@@ -113,13 +113,17 @@ def test_handout_text_prints_at_7_pt_and_dark_in_grey(name):
             if (ground + 0.05) / (luminance(colour) + 0.05) < 7} == set()
 
 
+MARKER = re.compile(r"#m[0-9a-f]{10}")
+
+
 def label_sizes(svg):
     """The type size, in the SVG's units, of the text of each glyph of a
     figure that matplotlib drew with its text as paths, and the SVG's
     width. A text is a group scaled by its size / 100 holding a <use> of a
-    DejaVu glyph for each character; a script in its maths, an exponent, is
-    a glyph scaled again, to 70 % of its text's size, as in the book's own
-    figures."""
+    glyph for each character, of any font (DejaVu, and mathtext's Cmsy10
+    prime and STIX radical); a script in its maths, an exponent, is a glyph
+    scaled again, to 70 % of its text's size. A <use> of a marker is not a
+    glyph: matplotlib names a marker m and ten hex digits."""
     root = ET.fromstring(svg)
     href = "{http://www.w3.org/1999/xlink}href"
 
@@ -130,7 +134,8 @@ def label_sizes(svg):
     def walk(node, size):
         found = []
         for child in node:
-            if child.tag.endswith("use") and "DejaVu" in child.get(href, ""):
+            if child.tag.endswith("use") and not MARKER.fullmatch(
+                    child.get(href, "")):
                 # an exponent's glyph carries its own scale
                 found.append(100 * size * scale(child))
             elif not child.tag.endswith("defs"):

@@ -44,8 +44,11 @@ def gates(z, sigmoid_grad, relu_grad, slide=False):
     ax.plot([0], [1 - at_zero], "o", mfc="white", color=style.VERMILLION,
             ms=6)
     ax.axhline(0.25, color=style.GREY, lw=0.8, linestyle=":")
+    # between the grid's lines: at 0.2 and 0.4 on the page, 0 and 0.5 on
+    # a slide, whose plot is shorter
     ax.annotate("sigmoid peak 0.25 at $z = 0$", xy=(0, 0.25),
-                xytext=(1.2, 0.45), arrowprops={"arrowstyle": "-|>"})
+                xytext=(1.2, 0.65 if slide else 0.45),
+                arrowprops={"arrowstyle": "-|>"})
     ax.set_xlabel("pre-activation $z$")
     ax.set_ylabel("local derivative")
     ax.legend(loc="upper left")
@@ -77,7 +80,8 @@ def signal_size(curves, slide=False):
     """The signal's size: the std of the activations after each layer,
     one line per scheme."""
     # on a slide, shorter still: its legend goes above the plot
-    fig, ax = plt.subplots(figsize=style.size(3.0, slide, on_slide=(0.8, 0.5)))
+    fig, ax = plt.subplots(
+        figsize=style.size(3.0, slide, on_slide=(0.8, 0.5)))
     for look, (name, stds) in zip(style.SERIES, curves.items()):
         layers = np.arange(1, len(stds) + 1)
         ax.semilogy(layers, stds, label=_SHOWN.get(name, name), markevery=4,
@@ -85,9 +89,8 @@ def signal_size(curves, slide=False):
     ax.set_xlabel("layer")
     ax.set_ylabel("standard deviation" + ("\n" if slide else " ")
                   + "of activations")
-    if slide:  # above the lines: a slide's plot has no room among them
-        ax.legend(ncol=3, loc="lower left", bbox_to_anchor=(0, 1),
-                  columnspacing=1, handlelength=1.5)
+    if slide:
+        style.legend_above(ax, ncol=3)
     else:
         ax.legend()
     return fig
@@ -96,7 +99,9 @@ def signal_size(curves, slide=False):
 @style.slide_form
 def gradient_cost(sizes, costs, slide=False):
     """FLOPs of the whole gradient against the parameter count, log-log."""
-    fig, ax = plt.subplots(figsize=style.size(3.0, slide))
+    # on a slide, shorter still: its legend goes above the plot
+    fig, ax = plt.subplots(
+        figsize=style.size(3.0, slide, on_slide=(0.95, 0.46)))
     methods = ["finite differences", "forward mode", "reverse mode"]
     for look, method in zip(style.SERIES, methods):
         ax.loglog(sizes, [c[method] for c in costs], label=method, **look)
@@ -105,14 +110,19 @@ def gradient_cost(sizes, costs, slide=False):
     ax.set_xlabel("parameters $P$")
     ax.set_ylabel("FLOPs for the" + ("\n" if slide else " ")
                   + "whole gradient")
-    ax.legend(loc="upper left", ncol=2 if slide else 1)  # clear of lines
+    if slide:
+        style.legend_above(ax, ncol=2)
+    else:
+        ax.legend(loc="upper left")
     return fig
 
 
 @style.slide_form
 def saved_memory(rows, slide=False):
     """Bytes kept for the backward pass against depth, two strategies."""
-    fig, ax = plt.subplots(figsize=style.size(2.8, slide))
+    # on a slide, shorter still: its legend goes above the plot
+    fig, ax = plt.subplots(
+        figsize=style.size(2.8, slide, on_slide=(0.95, 0.5)))
     depths = [row["depth"] for row in rows]
     for look, key, label in [
             (style.SERIES[0], "plain", "keep every activation"),
@@ -121,8 +131,12 @@ def saved_memory(rows, slide=False):
         ax.plot(depths, [row[f"{key} bytes"] / 1024 for row in rows],
                 label=label, **look)
     ax.set_xlabel("hidden layers")
-    ax.set_ylabel("saved for backward (KiB)")
-    ax.legend(loc="upper left")
+    ax.set_ylabel("saved for" + ("\n" if slide else " ")
+                  + "backward (KiB)")
+    if slide:
+        style.legend_above(ax, ncol=2)
+    else:
+        ax.legend(loc="upper left")
     return fig
 
 

@@ -5,11 +5,8 @@ line style and marker, so a grayscale printout still tells them apart.
 """
 
 import functools
-import io
-import os
 
 import matplotlib as mpl
-import matplotlib.pyplot as plt
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.patheffects import AbstractPathEffect
 
@@ -100,12 +97,11 @@ RC = {
 
 # The slides show the figures in what is left of a slide under its title
 # and text, which the handouts print smaller than the page: the book's own
-# plots printed their log axes' exponents at 5 pt there. So each plot can
-# be drawn again for a slide, shorter, its type and lines as many points
-# as on the page (slide_form), and the book's build (_environment sets
-# FOR_SLIDES) saves that drawing beside the page's (slide_svg).
-FOR_SLIDES = "BACKPROP_SLIDE_FIGURES"
-SLIDE_SVG = "image/vnd.backprop.slide+svg+xml"  # only the build reads it
+# plots printed their log axes' exponents at 5 pt there. So each figure
+# that the slides show can draw itself again for a slide (slide_form):
+# shorter, with its type and lines as many points as on the page (the
+# grids of boxes set theirs a little apart, to fit their boxes). The
+# book's build saves that drawing for the slides (booktools/slides.py).
 SLIDE_SIZE = (0.95, 0.62)  # of a plot's width and height on the page
 
 
@@ -115,6 +111,13 @@ def size(height, slide=False, width=WIDTH, on_slide=SLIDE_SIZE):
     if slide:
         return width * on_slide[0], height * on_slide[1]
     return width, height
+
+
+def legend_above(ax, ncol):
+    """A slide's legend, in ncol columns above its plot: a short plot
+    has no room for it among its lines."""
+    ax.legend(ncol=ncol, loc="lower left", bbox_to_anchor=(0, 1),
+              columnspacing=0.8, handlelength=1.5)
 
 
 def slide_form(draw):
@@ -131,36 +134,3 @@ def slide_form(draw):
 def apply():
     """Set the book's matplotlib style for everything drawn afterwards."""
     mpl.rcParams.update(RC)
-    if os.environ.get(FOR_SLIDES):
-        _draw_for_slides()
-
-
-def slide_svg(fig):
-    """The figure as drawn for a slide, as SVG; the page's drawing for a
-    figure without a slide form."""
-    slide = fig.for_slide() if hasattr(fig, "for_slide") else fig
-    out = io.StringIO()
-    slide.savefig(out, format="svg")
-    if slide is not fig:
-        plt.close(slide)  # or IPython would show it after the cell
-    return out.getvalue()
-
-
-def _draw_for_slides():
-    """Give every figure that IPython shows a second output, slide_svg."""
-    from IPython import get_ipython
-    from IPython.core.formatters import BaseFormatter
-    from matplotlib.figure import Figure
-    from traitlets import ObjectName, Unicode
-
-    shell = get_ipython()
-    if shell is None or SLIDE_SVG in shell.display_formatter.formatters:
-        return
-
-    class SlideFormatter(BaseFormatter):
-        format_type = Unicode(SLIDE_SVG)
-        print_method = ObjectName("_repr_slide_svg_")
-
-    formatter = SlideFormatter(parent=shell.display_formatter)
-    formatter.for_type(Figure, slide_svg)
-    shell.display_formatter.formatters[SLIDE_SVG] = formatter

@@ -20,9 +20,11 @@ def xor_problem(n=64, d_in=5, d_hidden=8, seed=6050):
 
 def line_fit_loss(X, y):
     """Mean squared error of the best affine fit y ~ X c + c0."""
-    design = torch.cat([X, torch.ones(len(X), 1)], dim=1)
-    coef = torch.linalg.lstsq(design, y).solution  # least squares
-    return ((design @ coef - y) ** 2).mean().item()
+    # in float64: in float32 the last digits hung on how the buffers fell
+    # in memory, and moved the figure's line from one build to the next
+    design = torch.cat([X, torch.ones(len(X), 1)], dim=1).double()
+    coef = torch.linalg.lstsq(design, y.double()).solution  # least squares
+    return ((design @ coef - y.double()) ** 2).mean().item()
 
 
 def example_network(sizes=(3, 4, 4, 1), seed=6050):

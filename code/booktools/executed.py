@@ -20,7 +20,6 @@ from pathlib import Path
 
 import nbformat
 
-from backprop.style import SLIDE_SVG
 from booktools import ROOT, chapters, slides
 
 EXECUTED = ROOT / "_executed"
@@ -81,8 +80,8 @@ FIGURE_DIV = re.compile(r"^:{3,}\s*\{#fig-([\w-]+)", re.MULTILINE)
 def figures(notebook, mime=SVG):
     """{name: SVG text}: the figure that the code cell in each figure div
     (::: {#fig-name fig-alt="..."}, whose caption and alt text may hold
-    computed numbers) shows, exactly one per div; with mime=SLIDE_SVG,
-    the same figure as drawn for a slide (backprop.style)."""
+    computed numbers) shows, exactly one per div; with mime=slides.FIGURE,
+    the same figure as drawn for a slide."""
     found, name = {}, None
     for cell in notebook.cells:
         if cell.cell_type == "markdown":  # a div opened here holds the next
@@ -105,7 +104,7 @@ def keep(root=ROOT):
     slides' numbers. Returns the notebooks."""
     notebooks = collect(root)
     for mime, outdir in ((SVG, root / "figures"),
-                         (SLIDE_SVG, root / "figures" / "slides")):
+                         (slides.FIGURE, root / "figures" / "slides")):
         outdir.mkdir(parents=True, exist_ok=True)
         for notebook in notebooks.values():
             for name, svg in figures(notebook, mime).items():

@@ -9,6 +9,7 @@ slides/_variables.yml, which the deck reads with {{< var name >}}. Deck
 and book therefore never disagree.
 """
 
+import io
 from pathlib import Path
 
 import yaml
@@ -17,6 +18,7 @@ from booktools import ROOT, site_url
 
 SLIDES = ROOT / "slides"
 MIME = "application/vnd.backprop.slide-numbers+json"
+FIGURE = "image/vnd.backprop.slide+svg+xml"  # a figure drawn for a slide
 
 
 def expressions(chapter, spec_path=SLIDES / "numbers.yml"):
@@ -74,3 +76,33 @@ def write_slide_variables(executed, slides=SLIDES):
     (Path(slides) / "_variables.yml").write_text(
         "# Written by `make` from the chapters' runs; do not edit.\n"
         + yaml.safe_dump(numbers, sort_keys=False, allow_unicode=True))
+
+
+def draw_figures():
+    """From now on, every figure that the chapter shows has a second
+    output, of type FIGURE, that only the build reads: the figure drawn
+    for a slide (backprop.style.slide_form), as SVG, or as the page shows
+    it if it has no slide form. executed.py saves it to figures/slides/."""
+    from IPython import get_ipython
+    from IPython.core.formatters import BaseFormatter
+    from matplotlib.figure import Figure
+    from traitlets import ObjectName, Unicode
+
+    class SlideFigure(BaseFormatter):
+        format_type = Unicode(FIGURE)
+        print_method = ObjectName("_repr_slide_svg_")
+
+    formatter = SlideFigure(parent=get_ipython().display_formatter)
+    formatter.for_type(Figure, _slide_svg)
+    get_ipython().display_formatter.formatters[FIGURE] = formatter
+
+
+def _slide_svg(fig):
+    import matplotlib.pyplot as plt
+
+    slide = fig.for_slide() if hasattr(fig, "for_slide") else fig
+    out = io.StringIO()
+    slide.savefig(out, format="svg")
+    if slide is not fig:
+        plt.close(slide)  # or IPython would show it after the cell
+    return out.getvalue()
