@@ -51,9 +51,79 @@ def cells_of(notebook):
     return cells
 
 
+# Run before the chapter: every figure it shows is checked as IPython
+# shows it, on the page and as drawn for a slide, for a legend or a text
+# that lies on one of its lines. Each line is sampled a pixel at a time
+# where its axes show it, against the legend's box and each text's own
+# (an annotation's arrow may touch what it points at).
+WATCH_FIGURES = """
+import matplotlib
+import matplotlib.pyplot
+import numpy as _np
+from IPython import get_ipython as _ipython
+from IPython.core.formatters import BaseFormatter as _Base
+from matplotlib.backends.backend_agg import FigureCanvasAgg as _Agg
+from matplotlib.figure import Figure as _Figure
+from matplotlib.text import Text as _Text
+from traitlets import Unicode as _Unicode
+
+_figures_watched, _labels_on_lines = [], []
+
+
+def _on_lines(fig):
+    canvas = _Agg(fig)
+    canvas.draw()
+    renderer, hits = canvas.get_renderer(), []
+    for ax in fig.axes:
+        labels = [(t.get_text(), _Text.get_window_extent(t, renderer))
+                  for t in ax.texts if t.get_text().strip()]
+        if ax.get_legend() is not None:
+            labels.append(("legend",
+                           ax.get_legend().get_window_extent(renderer)))
+        shown = ax.get_window_extent(renderer)
+        for line in ax.lines:
+            xy = line.get_transform().transform(line.get_xydata())
+            if len(xy) < 2:
+                continue
+            steps = [_np.linspace(0, 1, int(abs(b - a).sum()) + 2)
+                     for a, b in zip(xy[:-1], xy[1:])]
+            x, y = (_np.concatenate([a[k] + (b[k] - a[k]) * t for a, b, t
+                                     in zip(xy[:-1], xy[1:], steps)])
+                    for k in (0, 1))
+            seen = ((x >= shown.x0) & (x <= shown.x1)
+                    & (y >= shown.y0) & (y <= shown.y1))
+            hits += [(name, line.get_label()) for name, box in labels
+                     if (seen & (x > box.x0) & (x < box.x1)
+                         & (y > box.y0) & (y < box.y1)).any()]
+    return hits
+
+
+def _watch(fig):
+    _figures_watched.append(fig.get_label())
+    _labels_on_lines.extend(("page", *hit) for hit in _on_lines(fig))
+    if hasattr(fig, "for_slide"):
+        slide = fig.for_slide()
+        _labels_on_lines.extend(("slide", *hit) for hit in _on_lines(slide))
+        __import__("matplotlib.pyplot").pyplot.close(slide)
+
+
+class _Watch(_Base):
+    format_type = _Unicode("application/x-watched")
+
+
+# start the inline backend first: as it starts, it takes Figure from every
+# formatter, and would take it from this one
+matplotlib.pyplot.switch_backend(matplotlib.get_backend())
+_watcher = _Watch(parent=_ipython().display_formatter)
+_watcher.for_type(_Figure, _watch)
+_ipython().display_formatter.formatters["application/x-watched"] = _watcher
+"""
+
+
 class ChapterRun:
     """cells: what Quarto's run showed; value(expr): a JSON-able value
-    computed in a fresh kernel that ran the same code cells. Close it."""
+    computed in a fresh kernel that ran the same code cells, after
+    WATCH_FIGURES. Close it."""
 
     def __init__(self, notebook_path, folder, timeout=600):
         notebook = nbformat.read(notebook_path, as_version=4)
@@ -67,6 +137,7 @@ class ChapterRun:
             resources={"metadata": {"path": str(folder)}})
         start_kernel(self.client)
         try:
+            self.execute(WATCH_FIGURES)
             for index, cell in enumerate(self.client.nb.cells):
                 self.client.execute_cell(cell, index)
         except BaseException:

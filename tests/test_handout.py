@@ -127,9 +127,10 @@ def label_sizes(svg):
     root = ET.fromstring(svg)
     href = "{http://www.w3.org/1999/xlink}href"
 
-    def scale(node):
-        return math.prod(abs(float(a)) for a in re.findall(
-            r"scale\(([-\d.e]+)", node.get("transform", "")))
+    def scale(node):  # a glyph's height: scale(x y)'s smaller factor
+        return math.prod(min(abs(float(a)) for a in pair if a) for pair in
+                         re.findall(r"scale\(([-\d.e]+)[ ,]*([-\d.e]*)",
+                                    node.get("transform", "")))
 
     def walk(node, size):
         found = []

@@ -13,7 +13,9 @@ from backprop import style
 def training_curve(losses, line_loss, slide=False):
     """The training loss against the step, on a log scale, beside the
     loss of the best straight-line fit to the same data."""
-    fig, ax = plt.subplots(figsize=style.size(2.8, slide))
+    # on a slide, shorter still: its legend goes above the plot
+    fig, ax = plt.subplots(
+        figsize=style.size(2.8, slide, on_slide=(0.95, 0.5)))
     ax.plot(np.arange(len(losses)), losses, **style.SERIES[0],
             markevery=max(1, len(losses) // 10),
             label="network, hand-written backward")
@@ -21,8 +23,8 @@ def training_curve(losses, line_loss, slide=False):
     ax.axhline(line_loss, **flat, label="best straight-line fit")
     ax.set_yscale("log")
     ax.set_xlabel("step of gradient descent")
-    ax.set_ylabel("mean squared error")
-    ax.legend(loc="upper right", bbox_to_anchor=(1, 0.9))
+    style.y_label(ax, slide, "mean squared", "error")
+    style.legend(ax, slide, 2, loc="upper right", bbox_to_anchor=(1, 0.9))
     return fig
 
 
@@ -44,11 +46,12 @@ def gates(z, sigmoid_grad, relu_grad, slide=False):
     ax.plot([0], [1 - at_zero], "o", mfc="white", color=style.VERMILLION,
             ms=6)
     ax.axhline(0.25, color=style.GREY, lw=0.8, linestyle=":")
-    # between the grid's lines: at 0.2 and 0.4 on the page, 0 and 0.5 on
-    # a slide, whose plot is shorter
+    # between the grid's lines: at 0.2 and 0.4 on the page, 0.5 and 1 on
+    # a slide, whose plot is shorter; on white, over the vertical ones
     ax.annotate("sigmoid peak 0.25 at $z = 0$", xy=(0, 0.25),
                 xytext=(1.2, 0.65 if slide else 0.45),
-                arrowprops={"arrowstyle": "-|>"})
+                bbox={"fc": "white", "ec": "none", "pad": 1},
+                arrowprops={"arrowstyle": "-|>", "color": style.BLACK})
     ax.set_xlabel("pre-activation $z$")
     ax.set_ylabel("local derivative")
     ax.legend(loc="upper left")
@@ -87,12 +90,8 @@ def signal_size(curves, slide=False):
         ax.semilogy(layers, stds, label=_SHOWN.get(name, name), markevery=4,
                     **look)
     ax.set_xlabel("layer")
-    ax.set_ylabel("standard deviation" + ("\n" if slide else " ")
-                  + "of activations")
-    if slide:
-        style.legend_above(ax, ncol=3)
-    else:
-        ax.legend()
+    style.y_label(ax, slide, "standard deviation", "of activations")
+    style.legend(ax, slide, 3)
     return fig
 
 
@@ -108,12 +107,8 @@ def gradient_cost(sizes, costs, slide=False):
     ax.loglog(sizes, [c["forward pass"] for c in costs], color=style.GREY,
               linestyle="-", lw=1, label="one forward pass")
     ax.set_xlabel("parameters $P$")
-    ax.set_ylabel("FLOPs for the" + ("\n" if slide else " ")
-                  + "whole gradient")
-    if slide:
-        style.legend_above(ax, ncol=2)
-    else:
-        ax.legend(loc="upper left")
+    style.y_label(ax, slide, "FLOPs for the", "whole gradient")
+    style.legend(ax, slide, 2, loc="upper left")
     return fig
 
 
@@ -131,12 +126,8 @@ def saved_memory(rows, slide=False):
         ax.plot(depths, [row[f"{key} bytes"] / 1024 for row in rows],
                 label=label, **look)
     ax.set_xlabel("hidden layers")
-    ax.set_ylabel("saved for" + ("\n" if slide else " ")
-                  + "backward (KiB)")
-    if slide:
-        style.legend_above(ax, ncol=2)
-    else:
-        ax.legend(loc="upper left")
+    style.y_label(ax, slide, "saved for", "backward (KiB)")
+    style.legend(ax, slide, 2, loc="upper left")
     return fig
 
 

@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import SymLogNorm, to_rgb
-from matplotlib.patches import Ellipse, FancyBboxPatch, Rectangle
+from matplotlib.patches import FancyBboxPatch, Rectangle
 
 from backprop import style
 from backprop.diagrams import DRAWN
@@ -47,10 +47,10 @@ def blame_flow(sizes, deltas, slide=False):
     norm = SymLogNorm(linthresh=smallest, vmin=-vmax, vmax=vmax)
     cmap = style.DIVERGING  # the same lightness for -v as for v
     width, height, dot = 0.46, 0.24, 0.05  # a neuron's box; an input dot
-    # on a slide, as wide and less tall: the boxes and dots keep their
-    # size in inches, as many units of y taller
-    tall = 1 / 0.8 if slide else 1
-    height *= tall
+    # on a slide, as wide and less tall: the boxes keep their size in
+    # inches, as many units of y taller
+    if slide:
+        height /= 0.8
     fig, ax = plt.subplots(figsize=style.size(3.2, slide, on_slide=(1, 0.8)))
     for col in range(1, len(sizes)):
         start = col - 1 + (dot if col == 1 else width / 2)
@@ -59,8 +59,10 @@ def blame_flow(sizes, deltas, slide=False):
                 ax.plot([start, col - width / 2], [y0, y1],
                         color=style.GREY, lw=0.5, zorder=1)
     for y in _unit_heights(sizes[0]):
-        ax.add_patch(Ellipse((0, y), 2 * dot, 2 * dot * tall, fc="white",
-                             ec=style.BLACK, zorder=3))
+        # a marker, sized in points, is round whatever the axes' units:
+        # 8 pt across, where the edges from it start (dot, in x's units)
+        ax.plot([0], [y], "o", ms=8, mfc="white", mec=style.BLACK, mew=1,
+                zorder=3)
     for col, values in enumerate(blame, start=1):
         for y, v in zip(_unit_heights(sizes[col]), values):
             _cell(ax, col, y, v, cmap(norm(v)), (width, height),

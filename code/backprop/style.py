@@ -84,7 +84,11 @@ RC = {
     "axes.grid": True,
     "grid.color": "#D9D9D9",
     "grid.linewidth": 0.6,
-    "legend.frameon": False,
+    # a legend on paper-white, without a border: no grid line runs
+    # through its text (its place keeps it off the data's lines)
+    "legend.frameon": True,
+    "legend.framealpha": 1.0,
+    "legend.edgecolor": "none",
     "lines.linewidth": 1.8,
     "lines.markersize": 4,
     "figure.dpi": 110,
@@ -113,11 +117,20 @@ def size(height, slide=False, width=WIDTH, on_slide=SLIDE_SIZE):
     return width, height
 
 
-def legend_above(ax, ncol):
-    """A slide's legend, in ncol columns above its plot: a short plot
-    has no room for it among its lines."""
-    ax.legend(ncol=ncol, loc="lower left", bbox_to_anchor=(0, 1),
-              columnspacing=0.8, handlelength=1.5)
+def legend(ax, slide, ncol, **page):
+    """The plot's legend: on the page, as page places it; on a slide, in
+    ncol columns above the plot, whose short axes have no room for it
+    among the lines."""
+    if not slide:
+        return ax.legend(**page)
+    return ax.legend(ncol=ncol, loc="lower left", bbox_to_anchor=(0, 1),
+                     columnspacing=0.8, handlelength=1.5)
+
+
+def y_label(ax, slide, first, rest):
+    """The y axis's label, on one line, or on two for a slide's short
+    axes."""
+    ax.set_ylabel(first + ("\n" if slide else " ") + rest)
 
 
 def slide_form(draw):

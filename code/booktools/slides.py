@@ -83,10 +83,16 @@ def draw_figures():
     output, of type FIGURE, that only the build reads: the figure drawn
     for a slide (backprop.style.slide_form), as SVG, or as the page shows
     it if it has no slide form. executed.py saves it to figures/slides/."""
+    import matplotlib
+    import matplotlib.pyplot as plt
     from IPython import get_ipython
     from IPython.core.formatters import BaseFormatter
     from matplotlib.figure import Figure
     from traitlets import ObjectName, Unicode
+
+    # start the inline backend first: as it starts, it takes Figure from
+    # every formatter, and would take it from this one
+    plt.switch_backend(matplotlib.get_backend())
 
     class SlideFigure(BaseFormatter):
         format_type = Unicode(FIGURE)
