@@ -78,7 +78,7 @@ def figure(runs):
     axes[0].axhline(best, color=style.GREY, alpha=0.45, lw=5, zorder=0.5)
     # clear of the spikes of the first steps, which its white box hid
     axes[0].annotate("best constant", xy=(0.2, best),
-                     xycoords=("axes fraction", "data"), xytext=(0, 5),
+                     xycoords=("axes fraction", "data"), xytext=(0, 9),
                      textcoords="offset points", va="bottom", zorder=6,
                      bbox={"fc": "white", "ec": "none", "pad": 1})
     # two columns keep the figure within the printed text block, so
