@@ -1,4 +1,4 @@
-"""The numbers that the lecture deck takes from the chapters' runs.
+"""The numbers and figures the lecture deck takes from the chapters' runs.
 
 slides/numbers.yml lists them as Python expressions under the chapter
 that computes them. A chapter's last cell, `build-slides-x`, calls keep():
@@ -7,6 +7,10 @@ is the cell's (hidden) output, which stays in the executed notebook that
 Quarto keeps. write_slide_variables() gathers them into
 slides/_variables.yml, which the deck reads with {{< var name >}}. Deck
 and book therefore never disagree.
+
+The deck's figures come from the same runs: draw_figures(), called in a
+chapter's `build-imports-x` cell, has every figure drawn a second time,
+for a slide, and executed.py saves that drawing to figures/slides/.
 """
 
 import io
