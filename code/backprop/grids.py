@@ -49,9 +49,10 @@ def blame_flow(sizes, deltas, slide=False):
     width, height, dot = 0.46, 0.24, 0.05  # a neuron's box; an input dot
     # on a slide, as wide and less tall: the boxes keep their size in
     # inches, as many units of y taller
+    on_slide = (1, 0.8)
     if slide:
-        height /= 0.8
-    fig, ax = plt.subplots(figsize=style.size(3.2, slide, on_slide=(1, 0.8)))
+        height /= on_slide[1]
+    fig, ax = plt.subplots(figsize=style.size(3.2, slide, on_slide=on_slide))
     for col in range(1, len(sizes)):
         start = col - 1 + (dot if col == 1 else width / 2)
         for y0 in _unit_heights(sizes[col - 1]):
