@@ -105,8 +105,9 @@ def solution(chapter, label, end, *edits, names=None):
     return namespace
 
 
-# tanh's three points and the nine that the check draws from [-3, 3]
-POINTS = "12 points from -2.426 to 2.0"
+# tanh's five points (the two outer ones where tanh is flat) and the nine
+# that the check draws from [-3, 3]
+POINTS = "14 points from -5.0 to 5.0"
 
 
 def test_tanh_with_a_wrong_local_derivative():
@@ -123,7 +124,8 @@ def test_tanh_with_a_wrong_local_derivative():
         "tanh(v) gives 1.07577\n"
         "  ✗ tanh(w * 2 + b) at w = 0.125, b = 0.25: w.grad is 1.07577, not "
         "1.5729 (twice the slope, by finite differences)\n"
-        "  ✓ tanh(v) + tanh(v) adds both gradients into v.grad\n"
+        "  ✓ tanh(v) + tanh(v) adds both gradients into v.grad, and "
+        "tanh(u) * 3 + tanh(w) gives u and w each their own\n"
         "  ✓ tanh(v) is one new Value whose only parent is v")
     wrong = solution("autograd", "tanh-solution", "w, b =",
                      ("v.grad +=", "v.grad ="))["tanh"]
@@ -179,8 +181,10 @@ def test_value_ops_without_parents_cut_the_graph():
                                    (3, 2, 1, -1, -2, 0.5))]
     assert [text for _, text in verdict.lines] == [
         f"{name} lists no parents: give the new Value v as its parent, "
-        "Value(..., (v,))" for name in names]
-    assert [ok for ok, _ in verdict.lines] == [False] * 8
+        "Value(..., (v,))" for name in names] + [
+        "whether exp, log and power give each Value its own gradient in "
+        "one expression shows once each is right alone"]
+    assert [ok for ok, _ in verdict.lines] == [False] * 9
     # d/dw of f(w * 2 + b) at w * 2 + b = v, each operation's first
     # point, is 2 f'(v): 2 e^0.5, 2 / 0.5, 2 x 3 x 0.5^2, 2 x 2 x -1.5, 2 x 1,
     # 2 x -1 x 0.5^-2, 2 x -2 x (-1.5)^-3 = 1.185185, 2 x 0.5 / sqrt(0.5)
@@ -190,6 +194,105 @@ def test_value_ops_without_parents_cut_the_graph():
     assert [text.split(": ")[1].split(" (")[0] for text in chains] == [
         f"w.grad is 0, not {want}" for want in (
             "3.29744", "4", "1.5", "-6", "2", "-8", "1.18519", "1.41421")]
+
+
+def test_tanh_whose_push_grad_adds_nothing():
+    # the structure is as asked, so the hint asks about push_grad's sum
+    idle = solution("autograd", "tanh-solution", "w, b =",
+                    ("v.grad +=", "v.grad +"))["tanh"]
+    assert str(checks.check_tanh(idle, Value)).splitlines()[2] == (
+        "  ✗ with an upstream gradient of 2, v.grad at v = 0.5 should be "
+        "1.5729 (twice the slope of tanh(v), by finite differences); your "
+        "tanh(v) gives 0 (v.grad stays 0: does push_grad add into v.grad, "
+        "out.grad times the local derivative?)")
+
+
+def test_tanh_whose_push_grad_reads_what_a_later_call_left():
+    # right alone, at one point twice and through a chain; wrong once two
+    # calls at different points are alive: u's push_grad reads w's. By
+    # hand, 1 - tanh(-1.3)^2 = 0.257433 and 3 (1 - tanh(0.5)^2) = 2.35934
+    for edits, u_grad in [
+            ([("    t = math.tanh", "    global out\n    t = math.tanh"),
+              ("(1 - t * t)", "(1 - out.data**2)")], "0.257433"),  # w's
+            ([("    t = math.tanh", "    global t\n    t = math.tanh")],
+             "0.7723")]:  # 3 x 0.257433, w's slope with u's out.grad
+        slip = solution("autograd", "tanh-solution", "w, b =", *edits)
+        lines = str(checks.check_tanh(slip["tanh"], Value)).splitlines()
+        assert lines[0] == "not yet: 4 of 5 checks pass"
+        assert lines[4] == (
+            f"  ✗ tanh(u) * 3 + tanh(w) at u = 0.5, w = -1.3: u.grad is "
+            f"{u_grad} and w.grad 0.257433, not the 2.35934 and 0.257433 "
+            "that each use gives alone: does push_grad use only its own "
+            "call's Values (its v and out), not ones a later call left "
+            "behind (a global, a dict, a default argument)?")
+
+
+def test_value_ops_whose_push_grad_reads_what_a_later_call_left():
+    def power(v, k):  # right for each k alone; a later call changes K
+        global K
+        K = k
+        out = Value(v.data**K, (v,))
+
+        def push_grad():
+            v.grad += K * v.data ** (K - 1) * out.grad
+
+        out.push_grad = push_grad
+        return out
+
+    ops = solution("autograd", "value-ops-solution", "ops = ")
+    lines = str(checks.check_value_ops(ops["exp"], ops["log"], power,
+                                       Value)).splitlines()
+    # c's push_grad reads power(d, 2)'s K: 7 x 2 x -1.5 = -21, where
+    # 7 x 3 x (-1.5)^2 = 47.25
+    assert lines[0] == "not yet: 8 of 9 checks pass"
+    assert lines[-1] == (
+        "  ✗ exp(a) * 3 + log(b) * 5 + power(c, 3) * 7 + power(d, 2) at a ="
+        " 0.5, b = 1.3, c = -1.5, d = 2.0: c.grad is -21, not 47.25 (by "
+        "finite differences): does each push_grad use only its own call's "
+        "numbers (its v, k and out), not ones a later call left behind?")
+    # one out shared by every call: u's push_grad takes w's out.grad, 1,
+    # not 3; by hand e^0.5 = 1.64872, e^-1 = 0.367879, 3 e^0.5 = 4.94616
+    ops = solution("autograd", "value-ops-solution", "ops = ", (
+        "    out = Value(value, (v,))",
+        "    global out\n    out = Value(value, (v,))"))
+    lines = str(checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
+                                       Value)).splitlines()
+    assert lines[0] == "not yet: 0 of 9 checks pass"
+    assert lines[1].startswith(
+        "  ✗ exp(u) * 3 + exp(w) at u = 0.5, w = -1.0: u.grad is 1.64872 "
+        "and w.grad 0.367879, not the 4.94616 and 0.367879 that each use "
+        "gives alone")
+
+
+def test_tanh_of_the_wrong_shape_hears_what_to_write():
+    # each breaks backward(), which is one line; the last names the slip
+    for old, new, last in [
+            ("(v,)", "(v)", "tanh(v)'s parents are a Value, not a tuple: "
+             "(v) is v itself; write (v,), with the comma"),
+            ("(v,)", "v.data", "tanh(v)'s parents are a float, not a "
+             "tuple: write (v,), with the comma"),
+            ("(v,)", "(v.data,)", "tanh(v) lists a float, not a Value, among"
+             " its parents: give the new Value v itself, Value(..., (v,)), "
+             "not v.data"),
+            ("out.push_grad = push_grad", "out.push_grad = push_grad()",
+             "tanh(v)'s push_grad is a NoneType, not a function: "
+             "out.push_grad = push_grad, without ()")]:
+        slip = solution("autograd", "tanh-solution", "w, b =", (old, new))
+        lines = str(checks.check_tanh(slip["tanh"], Value)).splitlines()
+        assert lines[0] == "not yet: 1 of 3 checks pass", lines
+        assert lines[2].startswith("  ✗ backward() through tanh(v) at v = "
+                                   "0.5 raised ")
+        assert lines[3] == f"  ✗ {last}"
+
+    def in_place(v):  # tanh's value and slope, but on v itself
+        t = math.tanh(v.data)
+        v.data = t
+        return v
+
+    lines = str(checks.check_tanh(in_place, Value)).splitlines()
+    assert lines[0].startswith("not yet") and lines[-1] == (
+        "  ✗ tanh(v) returns v itself: make a new Value from v's number, "
+        "and leave v as it was")
 
 
 def test_tanh_with_its_own_push_grad_written_other_ways_is_right():
@@ -213,7 +316,9 @@ def test_tanh_with_its_own_push_grad_written_other_ways_is_right():
     assert [ok for ok, _ in verdict.lines] == [True] * 4 + [False]
     assert str(verdict).splitlines()[-1] == (
         "  ✗ tanh(v) should be one new Value whose only parent is v, with "
-        "its own push_grad; yours lists 2 parents")
+        "its own push_grad; yours lists 2 parents: the engine's operations "
+        "chained can give the right numbers, but the exercise asks for one "
+        "step with its own local derivative")
 
 
 def test_value_ops_with_a_wrong_power_rule():
@@ -222,7 +327,7 @@ def test_value_ops_with_a_wrong_power_rule():
     verdict = checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
                                      Value)
     assert str(verdict).splitlines()[:4] == [
-        "not yet: 2 of 8 checks pass",
+        "not yet: 2 of 9 checks pass",
         "  ✓ exp(v): values, gradients and their sum are right",
         "  ✓ log(v): values, gradients and their sum are right",
         "  ✗ with an upstream gradient of 2, v.grad at v = 0.5 should be 1.5 "
@@ -1191,7 +1296,7 @@ def test_value_ops_test_a_power_at_v_zero():
                    ("k * v.data ** (k - 1)", "k * v.data**k / v.data"))
     lines = str(checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
                                        Value)).splitlines()
-    assert lines[0] == "not yet: 5 of 8 checks pass"
+    assert lines[0] == "not yet: 5 of 9 checks pass"
     for k, line in zip((3, 2, 1), lines[3:6]):
         assert line.startswith(f"  ✗ power(Value(0.0), {k}) raised "
                                "ZeroDivisionError"), line
@@ -1201,7 +1306,7 @@ def test_value_ops_test_a_power_at_v_zero():
                     "k * v.data**k / v.data if v.data != 0 else 0.0"))
     lines = str(checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
                                        Value)).splitlines()
-    assert lines[0] == "not yet: 7 of 8 checks pass"
+    assert lines[0] == "not yet: 7 of 9 checks pass"
     assert lines[5] == (
         "  ✗ with an upstream gradient of 2, v.grad at v = 0.0 should be 2 "
         "(twice the slope of power(v, 1), by finite differences); your "

@@ -58,98 +58,159 @@ def _engine_sound(Value):
 
 def operation_lines(form, op, Value, reference, points):
     """(passed, sentence) lines for one new operation on Values: its
-    value, its gradient with an upstream gradient of 2, whether two uses
-    of it add up, and whether it is one Value with v as its only parent,
-    as the exercises ask. form: how it is called, "power({}, 3");
-    reference: the same function on floats."""
-    outs, parents = [], []
+    value, its gradient with an upstream gradient of 2, through a chain,
+    whether two uses of it add up and keep apart, and whether it is one
+    Value with v as its only parent, as the exercises ask. form: how it
+    is called, "power({}, 3"); reference: the same function on floats."""
+    calls = []
     for x in points:
         v = Value(x)
         out = call(form.format(f"Value({x})"), op, v)
         if not isinstance(out, Value):
             raise NotYet(f"{form.format(f'Value({x})')} returns a "
                          f"{type(out).__name__}, not a Value")
-        outs.append(out)
-        parents.append([p is v for p in out.parents])
-    name = form.format("v")
-    # one new Value from v, not the engine's other operations chained,
-    # with a push_grad of its own, not the one every Value starts with
-    own, n = all(found == [True] for found in parents), len(parents[0])
-    start = getattr(Value(0.0).push_grad, "__code__", None)
-    pushes = all(getattr(o.push_grad, "__code__", None) is not start
-                 for o in outs)
-    own_line = (own and pushes, f"{name} is one new Value whose only "
-                "parent is v" if own and pushes else f"{name} keeps the "
-                "push_grad every Value starts with: set the new Value's own,"
-                " out.push_grad = push_grad" if own else f"{name} lists no "
-                "parents: give the new Value v as "
-                "its parent, Value(..., (v,))" if n == 0 else f"{name} "
-                "should be one new Value whose only parent is v, with its "
-                f"own push_grad; yours lists {n} parent" + "s" * (n != 1)
-                + ", not v" * (n == 1))
+        calls.append((v, out))
+    structure = structure_line(form.format("v"), calls, Value)
     at = f"{len(points)} points from {min(points)} to {max(points)}"
-    wrong = [(x, o.data) for x, o in zip(points, outs)
+    wrong = [(x, o.data) for x, (_, o) in zip(points, calls)
              if not close(o.data, reference(x))]
-    yield (not wrong, f"{name} has the right value at {at}" if not
-           wrong else f"{form.format(f'Value({wrong[0][0]})')}.data is "
-           f"{number(wrong[0][1])}; it should be "
+    yield (not wrong, f"{form.format('v')} has the right value at {at}" if
+           not wrong else f"{form.format(f'Value({wrong[0][0]})')}.data is"
+           f" {number(wrong[0][1])}; it should be "
            f"{number(reference(wrong[0][0]))}")
-    problems = []
+    sound = structure[0]
+    linked = all(isinstance(o.parents, (tuple, list)) and any(
+        p is v for p in o.parents) for v, o in calls)
+    cause = ("does push_grad add into v.grad, out.grad times the local "
+             "derivative?" if sound else "does the new Value set its own "
+             "push_grad?" if linked else "does the new Value list v among "
+             "its parents, and set its own push_grad?")
+    try:  # an error in backward() is one line; the structure's still shows
+        yield gradient_line(form, op, Value, reference, points, cause)
+        yield chain_line(form, op, Value, reference, points[0], linked)
+        yield uses_line(form, op, Value, reference, points[:2], sound)
+    except NotYet as stop:
+        yield (False, str(stop))
+    yield structure
+
+
+def structure_line(name, calls, Value):
+    """Whether each call made one new Value whose only parent is v, with
+    a push_grad of its own: what the exercises ask, not the engine's
+    other operations chained, which can give the same numbers."""
+    start = getattr(Value(0.0).push_grad, "__code__", None)
+    for v, out in calls:
+        if out is v:
+            return (False, f"{name} returns v itself: make a new Value "
+                    "from v's number, and leave v as it was")
+        if not isinstance(out.parents, (tuple, list)):
+            return (False, f"{name}'s parents are a "
+                    f"{type(out.parents).__name__}, not a tuple: " + (
+                        "(v) is v itself; " if out.parents is v else "")
+                    + "write (v,), with the comma")
+        stray = [p for p in out.parents if not isinstance(p, Value)]
+        if stray:
+            return (False, f"{name} lists a {type(stray[0]).__name__}, not a"
+                    " Value, among its parents: give the new Value v itself,"
+                    " Value(..., (v,)), not v.data")
+        if not callable(out.push_grad):
+            return (False, f"{name}'s push_grad is a "
+                    f"{type(out.push_grad).__name__}, not a function: "
+                    "out.push_grad = push_grad, without ()")
+    n = len(calls[0][1].parents)
+    if not all([p is v for p in o.parents] == [True] for v, o in calls):
+        return (False, f"{name} lists no parents: give the new Value v as "
+                "its parent, Value(..., (v,))" if n == 0 else f"{name} should"
+                " be one new Value whose only parent is v, with its own "
+                f"push_grad; yours lists {n} parent" + (
+                    ", not v" if n == 1 else "s: the engine's operations "
+                    "chained can give the right numbers, but the exercise "
+                    "asks for one step with its own local derivative"))
+    if any(getattr(o.push_grad, "__code__", None) is start for _, o in calls):
+        return (False, f"{name} keeps the push_grad every Value starts "
+                "with: set the new Value's own, out.push_grad = push_grad")
+    return (True, f"{name} is one new Value whose only parent is v")
+
+
+def gradient_line(form, op, Value, reference, points, cause):
+    """v.grad with an upstream gradient of 2 at every point; cause: the
+    question to ask where v.grad stays 0."""
+    name = form.format("v")
     for x in points:
         v, once = Value(x), Value(x)
         attempt(f"backward() through {name} at v = {x}",
                 (op(v) * 2.0).backward)
         attempt(f"backward() through {name} at v = {x}", op(once).backward)
         got, want = v.grad / 2, central_difference(reference, x)
-        if not close(got, want, 1e-5, 1e-7):
-            # (at v = 0 a slope of 0 is the likelier slip)
-            cause = ("is its local derivative right at this v" if own
-                     and pushes else "does the new Value set its own "
-                     "push_grad" if own else "does the new Value list v "
-                     "among its parents, and set its push_grad")
-            hint = (f" (v.grad stays 0: {cause}?)" if got == 0 != x else
-                    " (the same as with an upstream gradient of 1: does "
-                    "push_grad multiply by out.grad?)" if got != 0 and close(
-                        v.grad, once.grad, 1e-9) else "")
-            problems.append(f"with an upstream gradient of 2, v.grad at v = "
-                            f"{x} should be {number(2 * want)} (twice the "
-                            f"slope of {name}, by finite differences); "
-                            f"your {name} gives {number(v.grad)}{hint}")
-    yield (not problems, problems[0] if problems else
-           f"the gradient of {name} matches finite differences, "
-           "with an upstream gradient of 2")
-    # through a chain: backward() must reach the Values before v
-    w, b, chain = Value(points[0] / 4), Value(points[0] / 2), form.format(
-        "w * 2 + b")
+        if close(got, want, 1e-5, 1e-7):
+            continue
+        # (at v = 0 a slope of 0 is the likelier slip)
+        hint = (f" (v.grad stays 0: {cause})" if got == 0 != x else
+                " (the same as with an upstream gradient of 1: does "
+                "push_grad multiply by out.grad?)" if got != 0 and close(
+                    v.grad, once.grad, 1e-9) else "")
+        return (False, f"with an upstream gradient of 2, v.grad at v = {x} "
+                f"should be {number(2 * want)} (twice the slope of {name}, "
+                f"by finite differences); your {name} gives "
+                f"{number(v.grad)}{hint}")
+    return (True, f"the gradient of {name} matches finite differences, "
+            "with an upstream gradient of 2")
+
+
+def chain_line(form, op, Value, reference, x, linked):
+    """Through w * 2 + b: backward() must reach the Values before v, which
+    it does only through parents (linked: each new Value lists its v)."""
+    w, b, chain = Value(x / 4), Value(x / 2), form.format("w * 2 + b")
     attempt(f"backward() through {chain}", lambda: op(w * 2.0 + b).backward())
-    slope = central_difference(reference, points[0])
-    chained = close(w.grad, 2 * slope, 1e-5, 1e-7) and close(b.grad, slope,
-                                                             1e-5, 1e-7)
-    yield (chained, f"through {chain}, with {form.split('(')[0]} last "
-           "(its out.grad is 1), w.grad and b.grad match finite "
-           "differences" if chained else
-           f"{chain} at w = {w.data}, b = {b.data}: w.grad is "
-           f"{number(w.grad)}, not {number(2 * slope)} (twice the slope, "
-           "by finite differences)" + (
-               "; backward() reaches w only through the new Value's "
-               "parents: does it list v among them?" if w.grad == 0 and not
-               own else ""))
-    once, twice = Value(points[0]), Value(points[0])
+    slope = central_difference(reference, x)
+    if close(w.grad, 2 * slope, 1e-5, 1e-7) and close(b.grad, slope, 1e-5,
+                                                      1e-7):
+        return (True, f"through {chain}, with {form.split('(')[0]} last (its"
+                " out.grad is 1), w.grad and b.grad match finite differences")
+    return (False, f"{chain} at w = {w.data}, b = {b.data}: w.grad is "
+            f"{number(w.grad)}, not {number(2 * slope)} (twice the slope, by"
+            " finite differences)" + (
+                "; backward() reaches w only through the new Value's "
+                "parents: does it list v among them?" if w.grad == 0 and not
+                linked else ""))
+
+
+def uses_line(form, op, Value, reference, points, sound):
+    """Two uses of the operation, against the same uses alone: at one
+    Value their gradients add up (+=, not =); at two Values each keeps
+    its own, which a push_grad reading what a later call left behind (a
+    global out) does not."""
+    name, (p, q) = form.format("v"), points
+    once, twice = Value(p), Value(p)
     attempt(f"backward() through {name}", op(once).backward)
     attempt(f"backward() through {name} + {name}",
             (op(twice) + op(twice)).backward)
     if once.grad == 0:  # 2 x 0 = 0 would pass, and prove nothing
-        yield (False, f"whether {name} + {name} adds both gradients into "
-               "v.grad shows once v.grad is no longer 0")
-    else:
-        adds = close(twice.grad, 2 * once.grad, 1e-9, 1e-12)
-        yield (adds, f"{name} + {name} adds both gradients into v.grad" if
-               adds else f"{name} + {name} at v = {points[0]}: v.grad is "
-               f"{number(twice.grad)}, not {number(2 * once.grad)}, twice "
-               f"the {number(once.grad)} of one {name}" + (
-                   ": does push_grad add to v.grad (+=), rather than set "
-                   "it?" if pushes else ""))
-    yield own_line
+        return (False, f"whether {name} + {name} adds both gradients into "
+                "v.grad shows once v.grad is no longer 0")
+    if not close(twice.grad, 2 * once.grad, 1e-9, 1e-12):
+        return (False, f"{name} + {name} at v = {p}: v.grad is "
+                f"{number(twice.grad)}, not {number(2 * once.grad)}, twice "
+                f"the {number(once.grad)} of one {name}" + (
+                    ": does push_grad add to v.grad (+=), rather than set "
+                    "it?" if sound else ""))
+    (u, w), apart = (Value(p), Value(q)), (Value(p), Value(q))
+    both = f"{form.format('u')} * 3 + {form.format('w')}"
+    attempt(f"backward() through {form.format('u')} * 3",
+            lambda: (op(apart[0]) * 3.0).backward())
+    attempt(f"backward() through {form.format('w')}", op(apart[1]).backward)
+    attempt(f"backward() through {both}",
+            lambda: (op(u) * 3.0 + op(w)).backward())
+    if all(close(x.grad, y.grad, 1e-9, 1e-12) for x, y in zip((u, w),
+                                                              apart)):
+        return (True, f"{name} + {name} adds both gradients into v.grad, and"
+                f" {both} gives u and w each their own")
+    return (False, f"{both} at u = {p}, w = {q}: u.grad is {number(u.grad)}"
+            f" and w.grad {number(w.grad)}, not the {number(apart[0].grad)}"
+            f" and {number(apart[1].grad)} that each use gives alone: does "
+            "push_grad use only its own call's Values (its v and out), not "
+            "ones a later call left behind (a global, a dict, a default "
+            "argument)?")
 
 
 @check
@@ -158,7 +219,7 @@ def check_tanh(tanh, Value):
     points and nine drawn from [-3, 3]."""
     _engine_sound(Value)
     yield from operation_lines("tanh({})", tanh, Value, math.tanh,
-                               drawn((0.5, -1.3, 2.0), -3, 3))
+                               drawn((0.5, -1.3, 2.0, -5.0, 5.0), -3, 3))
 
 
 def value_operations(exp, log, power):
@@ -180,8 +241,10 @@ def value_operations(exp, log, power):
 @check
 def check_value_ops(exp, log, power, Value):
     """Exercise value-ops: exp(v), log(v) and power(v, k) on Values, at
-    chosen points and drawn ones (value_operations)."""
+    chosen points and drawn ones (value_operations), then all four in
+    one expression."""
     _engine_sound(Value)
+    alone = True
     for form, op, reference, points in value_operations(exp, log, power):
         name = form.format("v")
         try:
@@ -194,6 +257,34 @@ def check_value_ops(exp, log, power, Value):
         failed = [line for line in lines[-1:] + lines[:-1] if not line[0]]
         yield failed[0] if failed else (
             True, f"{name}: values, gradients and their sum are right")
+        alone = alone and not failed
+    yield together_line(exp, log, power, Value, alone)
+
+
+def together_line(exp, log, power, Value, alone):
+    """The operations in one expression: a push_grad that reads what a
+    later call left behind (a global k or out) is right in each alone."""
+    if not alone:
+        return (False, "whether exp, log and power give each Value its own "
+                "gradient in one expression shows once each is right alone")
+    a, b, c, d = Value(0.5), Value(1.3), Value(-1.5), Value(2.0)
+    mixed = "exp(a) * 3 + log(b) * 5 + power(c, 3) * 7 + power(d, 2)"
+    attempt(f"backward() through {mixed}", lambda: (
+        exp(a) * 3.0 + log(b) * 5.0 + power(c, 3) * 7.0 + power(d, 2)
+    ).backward())
+    for name, got, f, scale in [("a", a, math.exp, 3), ("b", b, math.log, 5),
+                                ("c", c, lambda x: x**3, 7),
+                                ("d", d, lambda x: x**2, 1)]:
+        want = scale * central_difference(f, got.data)
+        if not close(got.grad, want, 1e-5, 1e-7):
+            at = ", ".join(f"{n} = {v.data}" for n, v in zip(
+                "abcd", (a, b, c, d)))
+            return (False, f"{mixed} at {at}: {name}.grad is "
+                    f"{number(got.grad)}, not {number(want)} (by finite "
+                    "differences): does each push_grad use only its own "
+                    "call's numbers (its v, k and out), not ones a later "
+                    "call left behind?")
+    return (True, f"{mixed} gives a, b, c and d each their own gradient")
 
 
 XOR = [((0.0, 0.0), 0.0), ((0.0, 1.0), 1.0), ((1.0, 0.0), 1.0),
