@@ -687,6 +687,13 @@ def test_rounded_numbers_hear_close_not_a_wrong_method():
     assert not checks.check_by_hand(digits(dw, 3) + 6 * unit(dw),
                                     digits(db, 3) + 6 * unit(db)).ok
     assert checks.check_by_hand(digits(dw, 3), digits(db, 3)).ok
+    # dL/dw to two digits is also dL/db (to four) times x, to two: the
+    # digits are the slip, not a dL/db rounded too early
+    said = str(checks.check_by_hand(digits(dw, 2), digits(db, 4)))
+    assert said.splitlines()[-1] == (
+        f"  ✗ dL/dw = {digits(dw, 2)} is not right yet: close, but not to "
+        f"three significant digits: {digits(dw, 2)} is the answer to fewer "
+        "digits; give three"), said
 
 
 def test_no_tick_for_adding_gradients_that_never_arrive():
@@ -744,6 +751,13 @@ def test_by_hand_is_graded_to_three_significant_digits():
     if n == {"w": -1.5, "x": 0.5, "b": 0.25, "y": 1.0}:
         assert (round(dw, 6), round(db, 6)) == (-0.07314, -0.14628)
     assert checks.check_by_hand(digits(dw, 3), digits(db, 3)).ok
+    # dL/dw to two digits is also dL/db (to four) times x, to two: the
+    # digits are the slip, not a dL/db rounded too early
+    said = str(checks.check_by_hand(digits(dw, 2), digits(db, 4)))
+    assert said.splitlines()[-1] == (
+        f"  ✗ dL/dw = {digits(dw, 2)} is not right yet: close, but not to "
+        f"three significant digits: {digits(dw, 2)} is the answer to fewer "
+        "digits; give three"), said
     assert checks.check_by_hand(digits(dw, 5), digits(db, 6)).ok  # more
     for off in (-1, 1):  # one unit either side of the rounded answer
         said = checks.check_by_hand(digits(dw, 3) + off * unit(dw),

@@ -92,7 +92,10 @@ def check_by_hand(dL_dw, dL_db):
 
     yield verdict("b", db, want_b, right_w, "walk back through the graph "
                   "one node at a time")
-    if right_b and not right_w and matches(dw, db * n["x"]):
+    # dL/dw to too few digits is the likelier slip, unless it is dL/db x x
+    # exactly (-0.146 x 0.5 = -0.0730, which Python writes -0.073)
+    if right_b and not right_w and matches(dw, db * n["x"]) and (to_digits(
+            dw, want_w) != "fewer" or close(dw, db * n["x"], 1e-9)):
         yield False, (f"dL/dw = {dw} is not right yet: it is your dL/db "
                       "times x, as it should be, but from dL/db rounded: "
                       "carry more digits of dL/db into dL/dw")
