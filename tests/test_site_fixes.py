@@ -252,8 +252,9 @@ def test_instructor_handout_shows_every_slides_notes(book):
               for page in pages]
         assert [n for numbers in on for n in numbers] == list(
             range(1, slides + 1))
+        # two a sheet where both fit with their notes: with each slide as
+        # wide as on the handouts, for 7 pt type, only short notes do
         assert {len(numbers) for numbers in on} == {1, 2}
-        assert len(pages) < 0.7 * slides  # most sheets carry two
         found = []
         for note in notes:
             # its text between formulas (pdftotext sets maths by layout),

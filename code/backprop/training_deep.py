@@ -72,19 +72,27 @@ def figure(runs):
                         markevery=max(1, len(values) // 6), ms=4, **look)
         ax.set_title(title, fontsize="medium")
         ax.set_xlabel("step")
-    best = next(iter(runs.values()))["constant"]
-    # a wide pale band behind the runs: one run ends on it, and it must
-    # stay apart from every run's line in grey print too
-    axes[0].axhline(best, color=style.GREY, alpha=0.45, lw=5, zorder=0.5)
-    # clear of the spikes of the first steps, which its white box hid
-    axes[0].annotate("best constant", xy=(0.2, best),
-                     xycoords=("axes fraction", "data"), xytext=(0, 9),
-                     textcoords="offset points", va="bottom", zorder=6,
-                     bbox={"fc": "white", "ec": "none", "pad": 1})
     # two columns keep the figure within the printed text block, so
     # that its labels print at full size
     fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower "
                "center", ncols=2)
+    best = next(iter(runs.values()))["constant"]
+    # a wide pale band behind the runs: one run ends on it, and it must
+    # stay apart from every run's line in grey print too
+    axes[0].axhline(best, color=style.GREY, alpha=0.45, lw=5, zorder=0.5)
+    # clear of the spikes of the first steps, which its white box hid,
+    # and of the grid: midway (on the log scale) between the first two
+    # grid lines above the band, with a line down to it
+    fig.draw_without_rendering()  # the grid's lines, as laid out
+    above = [y for y in axes[0].get_yticks() if y > best][:2]
+    axes[0].annotate("best constant", xy=(0.45, best),
+                     xytext=(0.45, (above[0] * above[1]) ** 0.5),
+                     xycoords=("axes fraction", "data"), va="center",
+                     ha="center", zorder=6, bbox={"fc": "white", "ec":
+                                                  "none", "pad": 1},
+                     arrowprops={"arrowstyle": "-", "lw": 0.8,
+                                 "color": "black", "shrinkA": 0,
+                                 "shrinkB": 2})
     return fig
 
 

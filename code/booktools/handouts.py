@@ -10,13 +10,13 @@ NOTES_FONT = 15  # px on a sheet 793.7 px wide: 11 pt on A4 paper
 
 
 # The instructor's copy: each slide centred across the sheet (A4 or
-# Letter), its notes below it, taken out of the slide (where Reveal.js
-# prints them over its foot, `showNotes=true`), at `font` px; two slides a
-# sheet where both fit with their notes, else one.
+# Letter), as wide as on the handouts, so that its smallest type prints
+# at 7 pt too; its notes below it, taken out of the slide (where
+# Reveal.js prints them over its foot, `showNotes=true`), at `font` px;
+# two slides a sheet where both fit with their notes, else one.
 NOTES_SHEETS = """([paper, w, h, font]) => {
   const pages = [...document.querySelectorAll('.pdf-page')];
-  // each slide 31 % of the sheet's height: two fit with short notes
-  const slides = pages[0].parentNode, frame = 0.31 * (h - 96) * 16 / 9;
+  const slides = pages[0].parentNode, frame = 0.9 * (w - 96);
   document.head.appendChild(document.createElement('style')).textContent = `
     @page { size: ${paper}; margin: 0; } :root { --sheet-w: ${w}px;
     --sheet-h: ${h - 1}px; --frame-w: ${frame}px; --notes-font: ${font}px;
