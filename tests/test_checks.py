@@ -20,7 +20,7 @@ from sources import book_numbers, read_qmd
 from test_print import with_filter
 from xor_reference import xor_descent
 
-from backprop import checks, checks_torch, verdicts
+from backprop import checks, checks_torch, checks_values, verdicts
 from backprop.blame import backward, forward
 from backprop.engine import Value
 from backprop.tasks import example_network, xor_problem
@@ -191,7 +191,8 @@ def test_value_ops_without_parents_cut_the_graph():
     # d/dw of f(w * 2 + b) at w * 2 + b = v, each operation's first
     # point, is 2 f'(v): 2 e^0.5, 2 / 0.5, 2 x 3 x 0.5^2, 2 x 2 x -1.5, 2 x 1,
     # 2 x -1 x 0.5^-2, 2 x -2 x (-1.5)^-3 = 1.185185, 2 x 0.5 / sqrt(0.5)
-    chains = [list(checks.operation_lines(form, op, Value, ref, points))[2][1]
+    chains = [list(checks_values.operation_lines(form, op, Value, ref,
+                                                 points))[2][1]
               for form, op, ref, points in checks.value_operations(
                   ops["exp"], ops["log"], ops["power"])]
     assert [text.split(" and b.grad 0, not ")[1].split(" and ")[0] for

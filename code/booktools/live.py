@@ -49,7 +49,7 @@ EDITOR_CACHE = ROOT / ".cache" / "codemirror"
 PACKAGE = {"backprop/__init__.py": None,  # empty: the real one needs torch
            **{f"backprop/{m}.py": ROOT / f"code/backprop/{m}.py" for m in (
                "engine", "checks", "checks_pencil", "checks_companion",
-               "verdicts")},
+               "checks_values", "verdicts")},
            "live.py": ROOT / "explorers/live.py"}
 # Served beside the runtime: MPL-2.0 asks that its readers can find out
 # the licence and where the source is.
