@@ -125,9 +125,8 @@ def test_tanh_with_a_wrong_local_derivative():
         # and for b, 0.537883 against 0.786448
         "  ✗ tanh(w * 2 + b) at w = 0.125, b = 0.25: w.grad is 1.07577 and "
         "b.grad 0.537883, not 1.5729 and 0.786448 (by finite differences)\n"
-        "  ✓ tanh(v) * 3 + tanh(v) * 5 adds both uses' gradients into "
-        "v.grad, and tanh(u) * 3 + tanh(w) * 5 gives u and w each their "
-        "own\n"
+        "  ✓ two uses of tanh(v), on one Value (tanh(v) * 3 + tanh(v) * 5) "
+        "and on two (tanh(u) * 3 + tanh(w) * 5), give what they give apart\n"
         "  ✓ tanh(v) is one new Value whose only parent is v")
     wrong = solution("autograd", "tanh-solution", "w, b =",
                      ("v.grad +=", "v.grad ="))["tanh"]
@@ -247,10 +246,26 @@ def test_tanh_whose_push_grad_reads_what_a_later_call_left():
 SLIPS = {
     "reads the out that v keeps": ([
         ("    out = Value(t, (v,))", "    v.out = Value(t, (v,))\n"
-         "    out = v.out"), ("* out.grad", "* v.out.grad")], 4,
+         "    out = v.out"), ("* out.grad", "* v.out.grad")], 5,
+        "✗ tanh(v) changes v.out at v = 0.5: leave v as it was"),
+    "reads the out a dict keeps for v": ([
+        ("def tanh(v):", "OUTS = {}\n\n\ndef tanh(v):"),
+        ("    out = Value(t, (v,))", "    OUTS[id(v)] = out = Value(t, (v,))"),
+        ("* out.grad", "* OUTS[id(v)].grad")], 4,
         "✗ tanh(v) * 3 + tanh(v) * 5 at v = 0.5: v.grad is 7.86448, not "
         "6.29158, the 2.35934 and 3.93224 of the two uses apart: does "
         "push_grad add"),
+    "hands back an earlier call's Value": ([
+        ("def tanh(v):", "MEMO = {}\n\n\ndef tanh(v):\n    if v.data in MEMO:"
+         "\n        return MEMO[v.data]"),
+        ("    out.push_grad = push_grad\n", "    out.push_grad = push_grad\n"
+         "    MEMO[v.data] = out\n")], -1,
+        "✗ tanh(v) at v = 0.5 lists a parent that is not v"),
+    "adds its gradient in the forward pass": ([
+        ("    out.push_grad = push_grad\n", "    v.grad += 1 - t * t\n")], 2,
+        "✗ with an upstream gradient of 2, v.grad at v = 0.5 should be 1.5729"
+        " (twice the slope of tanh(v), by finite differences); your tanh(v) "
+        "gives 0.786448\n"),
     # (0.786448 x 5 + 0.786448) x 3 = 14.1561
     "multiplies v.grad by out.grad": ([(
         "v.grad += (1 - t * t) * out.grad",
@@ -276,8 +291,8 @@ SLIPS = {
         " parent, Value(..., (v,))"),
     "lists a constant too": ([("(v,)", "(v, Value(1.0))")], 5,
                              "✗ tanh(v) lists 2 parents: list only v; a "
-                             "fixed number such as k is not a Value that "
-                             "backward() must reach"),
+                             "fixed number is not a Value that backward() "
+                             "must reach"),
     "takes its slope from out, a Value": ([("(1 - t * t)", "(1 - out * "
                                             "out)")], 2,
                                           "✗ after backward() through "
@@ -291,7 +306,7 @@ def test_tanh_slips_that_passed_hear_their_cause(slip):
     edits, index, said = SLIPS[slip]
     tanh = solution("autograd", "tanh-solution", "w, b =", *edits)["tanh"]
     lines = str(checks.check_tanh(tanh, Value)).splitlines()
-    assert lines[0].startswith("not yet") and lines[index].startswith(
+    assert lines[0].startswith("not yet") and (lines[index] + "\n").startswith(
         f"  {said}"), lines
 
 
@@ -323,6 +338,46 @@ def test_value_ops_slips_that_passed_hear_their_cause():
                                "gradient is a Value, not a number")
 
 
+def test_value_ops_that_keep_k_on_v_or_chain_the_engine():
+    def power(v, k):  # k kept on v: right alone, wrong mixed
+        v.k = k
+        out = Value(v.data**k, (v,))
+
+        def push_grad():
+            v.grad += v.k * v.data ** (v.k - 1) * out.grad
+
+        out.push_grad = push_grad
+        return out
+
+    ops = solution("autograd", "value-ops-solution", "ops = ")
+    said = str(checks.check_value_ops(ops["exp"], ops["log"], power, Value))
+    assert said.startswith("not yet") and "power(v, 3) changes v.k at v = " \
+        "0.5: leave v as it was" in said, said
+
+    def square(v, k):  # v * v for k = 2: the engine's own product
+        return v * v if k == 2 else ops["power"](v, k)
+
+    said = str(checks.check_value_ops(ops["exp"], ops["log"], square, Value))
+    assert "  ✗ power(v, 2) is a Value that the engine's own * made" in said
+
+
+def test_by_hand_names_swapped_numbers_and_dL_dx():
+    _, dw, db = by_hand()
+    said = str(checks.check_by_hand(digits(db, 3), digits(dw, 3)))
+    assert said == (f"not yet: dL/dw = {digits(db, 3)} is dL/db's value and "
+                    f"dL/db = {digits(dw, 3)} is dL/dw's: your two numbers "
+                    "are swapped")
+    # dL/dx = dL/dz x w = dL/db x w, and the blame at a times x, by hand
+    n = checks.BY_HAND
+    a = 1 / (1 + math.exp(-(n["w"] * n["x"] + n["b"])))
+    for slip, cause in [(db * n["w"], "that is dL/dx"),
+                        ((a - n["y"]) * n["x"], "that is the blame at a "
+                         "times x, before the sigmoid's gate")]:
+        said = str(checks.check_by_hand(digits(slip, 3), digits(db, 3)))
+        assert said.splitlines()[-1].startswith(
+            f"  ✗ dL/dw = {digits(slip, 3)} is not right yet: {cause}"), said
+
+
 def test_value_ops_whose_push_grad_reads_what_a_later_call_left():
     def power(v, k):  # right for each k alone; a later call changes K
         global K
@@ -338,14 +393,14 @@ def test_value_ops_whose_push_grad_reads_what_a_later_call_left():
     ops = solution("autograd", "value-ops-solution", "ops = ")
     lines = str(checks.check_value_ops(ops["exp"], ops["log"], power,
                                        Value)).splitlines()
-    # c's push_grad reads power(d, 2)'s K: 7 x 2 x -1.5 = -21, where
-    # 7 x 3 x (-1.5)^2 = 47.25
+    # power(c, 3)'s push_grad reads power(c, 2)'s K: 7 x 2 x -1.5 + 2 x
+    # -1.5 = -24, where 7 x 3 x (-1.5)^2 + 2 x -1.5 = 44.25
     assert lines[0] == "not yet: 8 of 9 checks pass"
     assert lines[-1] == (
-        "  ✗ exp(a) * 3 + log(b) * 5 + power(c, 3) * 7 + power(d, 2) at a ="
-        " 0.5, b = 1.3, c = -1.5, d = 2.0: c.grad is -21, not 47.25 (by "
-        "finite differences): does each push_grad use only its own call's "
-        "numbers (its v, k and out), not ones a later call left behind?")
+        "  ✗ exp(a) * 3 + log(a) * 5 + power(c, 3) * 7 + power(c, 2) at a ="
+        " 1.3, c = -1.5: c.grad is -24, not 44.25 (by finite differences): "
+        "does each push_grad use only its own call's numbers (its v, k and "
+        "out), not ones a later call left behind?")
     # one out shared by every call: both uses take the second's out.grad,
     # 5; by hand e^0.5 = 1.64872, times 10, against times 3 and 5 apart
     ops = solution("autograd", "value-ops-solution", "ops = ", (
@@ -410,10 +465,36 @@ def test_tanh_with_its_own_push_grad_written_other_ways_is_right():
     verdict = checks.check_tanh(from_sigmoid, Value)
     assert [ok for ok, _ in verdict.lines] == [True] * 4 + [False]
     assert str(verdict).splitlines()[-1] == (
-        "  ✗ tanh(v) should be one new Value whose only parent is v, with "
-        "its own push_grad; yours lists 2 parents: the engine's operations "
-        "chained can give the right numbers, but the exercise asks for one "
-        "step with its own local derivative")
+        "  ✗ tanh(v) is a Value that the engine's own + made: the engine's "
+        "operations chained can give the right numbers, but the exercise "
+        "asks for one new Value whose push_grad adds its own local "
+        "derivative")
+
+    def inside(v):  # one new Value, whose push_grad runs the engine's
+        two_v = v * 2.0
+        s = two_v.sigmoid()
+        out = Value(2 * s.data - 1, (v,))
+
+        def push_grad():  # an outside read had this called right
+            s.grad = 2 * out.grad
+            s.push_grad()
+            two_v.push_grad()
+            s.grad = two_v.grad = 0.0
+
+        out.push_grad = push_grad
+        return out
+
+    verdict = checks.check_tanh(inside, Value)
+    assert [ok for ok, _ in verdict.lines] == [True] * 4 + [False]
+    assert str(verdict).splitlines()[-1].startswith(
+        "  ✗ tanh(v)'s push_grad runs the engine's own push_grads")
+    # a slope in numpy's float32 is right, to the lines' tolerance
+    import numpy as np
+    ops = solution("autograd", "value-ops-solution", "ops = ", (
+        "v.grad += slope * out.grad", "v.grad += np.float32(slope) * out.grad"
+    ), names={"Value": Value, "np": np})
+    assert checks.check_value_ops(ops["exp"], ops["log"], ops["power"],
+                                  Value).ok
 
 
 def test_value_ops_with_a_wrong_power_rule():

@@ -65,10 +65,18 @@ def check_by_hand(dL_dw, dL_db):
         "w": [(-want_w, "it has the wrong sign", False),
               (want_b, "it equals the blame at z; the product w x hands "
                "it on scaled by the other factor", False),
+              (want_b * n["w"], "that is dL/dx, the blame at z times w: w "
+               "receives it times x, the other factor", False),
+              (grads(1.0, gate=False)[0], "that is the blame at a times x, "
+               "before the sigmoid's gate", False),
               (grads(0.0, gate=True)[0], no_b, True),
               (grads(-1.0, gate=True)[0], minus_b, True)]}
     right_b, right_w = (to_digits(x, want) == "right" for x, want in
                         ((db, want_b), (dw, want_w)))
+    if not right_b and to_digits(db, want_w) == to_digits(
+            dw, want_b) == "right":
+        raise NotYet(f"dL/dw = {dw} is dL/db's value and dL/db = {db} is "
+                     "dL/dw's: your two numbers are swapped")
 
     def verdict(name, x, want, other_right, fallback):
         said = to_digits(x, want)
