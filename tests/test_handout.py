@@ -159,7 +159,8 @@ def test_handout_figures_label_at_7_pt(paper, copy):
     layout, query, arg = {
         "handout": (handouts.SHEETS, "", handouts.PAPER[paper]),
         "notes": (handouts.NOTES_SHEETS, "&showNotes=true", [
-            *handouts.PAPER[paper][:2], handouts.NOTES_FONT])}[copy]
+            *handouts.PAPER[paper][:2], handouts.NOTES_FONT,
+            handouts.NOTES_FRAME])}[copy]
     with serve(BOOK) as origin, chromium() as browser:
         page = browser.new_page()
         page.goto(f"{origin}/slides/backprop.html?print-pdf{query}")

@@ -81,8 +81,8 @@ def figure(runs):
     # stay apart from every run's line in grey print too
     axes[0].axhline(best, color=style.GREY, alpha=0.45, lw=5, zorder=0.5)
     # clear of the spikes of the first steps, which its white box hid,
-    # and of the grid: midway (on the log scale) between the first two
-    # grid lines above the band, with a line down to it
+    # and of the grid's lines along: midway (on the log scale) between
+    # the first two above the band, with a line down to it
     fig.draw_without_rendering()  # the grid's lines, as laid out
     above = [y for y in axes[0].get_yticks() if y > best][:2]
     axes[0].annotate("best constant", xy=(0.45, best),

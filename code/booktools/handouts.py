@@ -10,13 +10,12 @@ NOTES_FONT = 15  # px on a sheet 793.7 px wide: 11 pt on A4 paper
 
 
 # The instructor's copy: each slide centred across the sheet (A4 or
-# Letter), as wide as on the handouts, so that its smallest type prints
-# at 7 pt too; its notes below it, taken out of the slide (where
-# Reveal.js prints them over its foot, `showNotes=true`), at `font` px;
-# two slides a sheet where both fit with their notes, else one.
-NOTES_SHEETS = """([paper, w, h, font]) => {
+# Letter), `frame` px wide, and its notes below it, taken out of the
+# slide (where Reveal.js prints them over its foot, `showNotes=true`), at
+# `font` px; two slides a sheet where both fit with their notes, else one.
+NOTES_SHEETS = """([paper, w, h, font, frame]) => {
   const pages = [...document.querySelectorAll('.pdf-page')];
-  const slides = pages[0].parentNode, frame = 0.9 * (w - 96);
+  const slides = pages[0].parentNode;
   document.head.appendChild(document.createElement('style')).textContent = `
     @page { size: ${paper}; margin: 0; } :root { --sheet-w: ${w}px;
     --sheet-h: ${h - 1}px; --frame-w: ${frame}px; --notes-font: ${font}px;
@@ -66,6 +65,10 @@ SHEETS = """([paper, w, h, per]) => {
   });
 }"""
 PAPER = {"A4": [793.7, 1122.5, 2], "letter": [816, 1056, 2]}  # px, slides
+# The notes copies' slides, on either paper: as wide as the A4 handout's,
+# the narrowest at which their type prints at 7 pt, so that two slides
+# with their notes share a Letter sheet as often as an A4 one
+NOTES_FRAME = 0.9 * (PAPER["A4"][0] - 96)
 
 
 def print_all(deck_url, args, handout, letter, notes, notes_letter):
@@ -86,7 +89,7 @@ def print_all(deck_url, args, handout, letter, notes, notes_letter):
                 print_pdf(chromium, url, pdf, SHEETS, [paper, *PAPER[paper]])
             return [print_pdf(chromium, url + "&showNotes=true", pdf,
                               NOTES_SHEETS, [paper, *PAPER[paper][:2],
-                                             NOTES_FONT])
+                                             NOTES_FONT, NOTES_FRAME])
                     for pdf, paper in ((notes, "A4"),
                                        (notes_letter, "letter"))]
         finally:
