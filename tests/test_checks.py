@@ -246,8 +246,10 @@ def test_tanh_whose_push_grad_reads_what_a_later_call_left():
 SLIPS = {
     "reads the out that v keeps": ([
         ("    out = Value(t, (v,))", "    v.out = Value(t, (v,))\n"
-         "    out = v.out"), ("* out.grad", "* v.out.grad")], 5,
-        "✗ tanh(v) changes v.out at v = 0.5: leave v as it was"),
+         "    out = v.out"), ("* out.grad", "* v.out.grad")], 4,
+        "✗ tanh(v) * 3 + tanh(v) * 5 at v = 0.5: v.grad is 7.86448, not "
+        "6.29158, the 2.35934 and 3.93224 of the two uses apart: does "
+        "push_grad add"),
     "reads the out a dict keeps for v": ([
         ("def tanh(v):", "OUTS = {}\n\n\ndef tanh(v):"),
         ("    out = Value(t, (v,))", "    OUTS[id(v)] = out = Value(t, (v,))"),
@@ -260,7 +262,8 @@ SLIPS = {
          "\n        return MEMO[v.data]"),
         ("    out.push_grad = push_grad\n", "    out.push_grad = push_grad\n"
          "    MEMO[v.data] = out\n")], -1,
-        "✗ tanh(v) at v = 0.5 lists a parent that is not v"),
+        "✗ tanh(v) returns the Value an earlier call made (a cache?): make a "
+        "new Value at every call, with this v as its parent"),
     "adds its gradient in the forward pass": ([
         ("    out.push_grad = push_grad\n", "    v.grad += 1 - t * t\n")], 2,
         "✗ with an upstream gradient of 2, v.grad at v = 0.5 should be 1.5729"
@@ -279,7 +282,7 @@ SLIPS = {
     "resets v.grad": ([("    out = Value(t, (v,))", "    v.grad = 0.0\n"
                         "    out = Value(t, (v,))")], 5,
                       "✗ tanh(v) changes v.grad at v = 0.5: leave v as it "
-                      "was; backward() alone adds into v.grad, through "
+                      "was; only backward() adds into v.grad, through "
                       "push_grad"),
     "changes v.data": ([("    t = math.tanh(v.data)", "    v.data = "
                          "math.tanh(v.data)\n    t = v.data")], 5,
@@ -351,14 +354,25 @@ def test_value_ops_that_keep_k_on_v_or_chain_the_engine():
 
     ops = solution("autograd", "value-ops-solution", "ops = ")
     said = str(checks.check_value_ops(ops["exp"], ops["log"], power, Value))
-    assert said.startswith("not yet") and "power(v, 3) changes v.k at v = " \
-        "0.5: leave v as it was" in said, said
+    # right for each k alone; together, power(c, 3) reads power(c, 2)'s k
+    # on c: 7 x 2 x -1.5 + 2 x -1.5 = -24, where 44.25 is right
+    assert said.splitlines()[-1].startswith(
+        "  ✗ exp(a) * 3 + log(a) * 5 + power(c, 3) * 7 + power(c, 2) at a "
+        "= 1.3, c = -1.5: c.grad is -24, not 44.25"), said
 
     def square(v, k):  # v * v for k = 2: the engine's own product
         return v * v if k == 2 else ops["power"](v, k)
 
     said = str(checks.check_value_ops(ops["exp"], ops["log"], square, Value))
-    assert "  ✗ power(v, 2) is a Value that the engine's own * made" in said
+    assert "  ✗ power(v, 2) is a Value made by the engine's own operations " \
+        "(its last, *)" in said, said
+
+    import functools  # a cache: the same Value for the same v
+
+    said = str(checks.check_tanh(functools.lru_cache(None)(solution(
+        "autograd", "tanh-solution", "w, b =")["tanh"]), Value))
+    assert "  ✗ tanh(v) called twice on one Value returns the same Value " \
+        "(a cache?): make a new Value at every call" in said, said
 
 
 def test_by_hand_names_swapped_numbers_and_dL_dx():
@@ -465,10 +479,9 @@ def test_tanh_with_its_own_push_grad_written_other_ways_is_right():
     verdict = checks.check_tanh(from_sigmoid, Value)
     assert [ok for ok, _ in verdict.lines] == [True] * 4 + [False]
     assert str(verdict).splitlines()[-1] == (
-        "  ✗ tanh(v) is a Value that the engine's own + made: the engine's "
-        "operations chained can give the right numbers, but the exercise "
-        "asks for one new Value whose push_grad adds its own local "
-        "derivative")
+        "  ✗ tanh(v) is a Value made by the engine's own operations (its "
+        "last, +): they can give the right numbers, but the exercise asks "
+        "for one new Value whose push_grad adds its own local derivative")
 
     def inside(v):  # one new Value, whose push_grad runs the engine's
         two_v = v * 2.0

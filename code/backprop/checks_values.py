@@ -7,6 +7,7 @@ push_grad."""
 
 import numbers
 import sys
+import types
 
 from backprop.verdicts import (
     NotYet,
@@ -38,8 +39,7 @@ def operation_lines(form, op, Value, reference, points):
             raise NotYet(f"{form.format(f'Value({x})')} returns a "
                          f"{type(out).__name__}, not a Value")
         changed = [k for k, was in before.items() if getattr(v, k) is not
-                   was and getattr(v, k) != was] + sorted(set(vars(v)) - set(
-                       before))  # an attribute added to v changes it too
+                   was and getattr(v, k) != was]
         calls.append((x, v, out, changed))
     structure = structure_line(form.format("v"), calls, Value, op)
     at = f"{len(points)} points from {min(points)} to {max(points)}"
@@ -81,8 +81,9 @@ def structure_line(name, calls, Value, op):
                     "out.push_grad = push_grad")
         if changed:
             return (False, f"{name} changes v." + " and v.".join(changed) +
-                    f" at v = {x}: leave v as it was; backward() alone adds "
-                    "into v.grad, through push_grad")
+                    f" at v = {x}: leave v as it was" + (
+                        "; only backward() adds into v.grad, through "
+                        "push_grad" if "grad" in changed else ""))
         if not isinstance(out.parents, PARENTS):
             return (False, f"{name}'s parents are a "
                     f"{type(out.parents).__name__}, not a tuple: " + (
@@ -98,16 +99,18 @@ def structure_line(name, calls, Value, op):
             return (False, f"{name}'s push_grad is a "
                     f"{type(out.push_grad).__name__}, not a function: "
                     "out.push_grad = push_grad, without ()")
-    home = Value.__add__.__code__.co_filename  # the engine's file
+    if calls[-1][2] is calls[0][2]:  # the first point's, called again
+        return (False, f"{name} returns the Value an earlier call made (a "
+                "cache?): make a new Value at every call, with this v as its"
+                " parent")
+    home = engine_codes(Value)
     for _, _, out, _ in calls:
-        code = getattr(out.push_grad, "__code__", None)
-        if code is not None and code is not start and code.co_filename == (
-                home):
-            return (False, f"{name} is a Value that the engine's own "
-                    f"{out.op or 'operations'} made: the engine's operations"
-                    " chained can give the right numbers, but the exercise "
-                    "asks for one new Value whose push_grad adds its own "
-                    "local derivative")
+        if getattr(out.push_grad, "__code__", None) in home - {start}:
+            return (False, f"{name} is a Value made by the engine's own "
+                    f"operations (its last, {out.op or 'one of them'}): they "
+                    "can give the right numbers, but the exercise asks for "
+                    "one new Value whose push_grad adds its own local "
+                    "derivative")
     slips = [(x, parents_slip(v, list(out.parents))) for x, v, out, _ in
              calls if [p is v for p in out.parents] != [True]]
     if slips:  # named at its point where the others are right
@@ -126,16 +129,27 @@ def structure_line(name, calls, Value, op):
     return (True, f"{name} is one new Value whose only parent is v")
 
 
+def engine_codes(Value):
+    """The code of the push_grads that the engine's own operations give
+    their Values (and of the one every Value starts with): by identity,
+    since the page's live cells all share one file name."""
+    todo = [getattr(Value, name).__code__ for name in (
+        "__init__", "__add__", "__mul__", "sigmoid") if hasattr(Value, name)]
+    return {c for code in todo for c in code.co_consts
+            if isinstance(c, types.CodeType)}
+
+
 def runs_engine(op, v, home):
-    """Whether op(v)'s push_grad calls a push_grad of the engine's file,
-    home: the engine's operations chained inside it."""
+    """Whether op(v)'s push_grad calls one of the engine's push_grads,
+    home: the engine's operations chained inside it. Never while another
+    profiler runs, which it would stop."""
+    if sys.getprofile() is not None:
+        return False
     out, seen = op(v), []
 
     def watch(frame, event, arg):
-        code = frame.f_code
-        if event == "call" and code.co_name == "push_grad" and (
-                code.co_filename == home):
-            seen.append(code)
+        if event == "call" and frame.f_code in home:
+            seen.append(frame.f_code)
 
     out.grad = 1.0
     sys.setprofile(watch)
@@ -244,8 +258,13 @@ def uses_line(form, op, Value, points, sound):
         both = f"{form.format(left)} * 3 + {form.format(right)} * 5"
         apart = [Value(x), Value(y)]
         together = [Value(x)] * 2 if left == right else [Value(x), Value(y)]
+        outs = [call(form.format(left), op, value) for value in together]
+        if outs[0] is outs[1]:
+            raise NotYet(f"{form.format(left)} called twice on one Value "
+                         "returns the same Value (a cache?): make a new "
+                         "Value at every call")
         attempt(f"backward() through {both}", lambda: (
-            op(together[0]) * 3.0 + op(together[1]) * 5.0).backward())
+            outs[0] * 3.0 + outs[1] * 5.0).backward())
         for value, scale in zip(apart, (3.0, 5.0)):
             attempt(f"backward() through {form.format(left)} * {scale:g}",
                     lambda v=value, k=scale: (op(v) * k).backward())

@@ -82,10 +82,11 @@ def figure(runs):
     axes[0].axhline(best, color=style.GREY, alpha=0.45, lw=5, zorder=0.5)
     # clear of the spikes of the first steps, which its white box hid,
     # and of the grid's lines along: midway (on the log scale) between
-    # the first two above the band, with a line down to it
+    # the first two above the band, with a line down to it where only
+    # the run that stays on it runs
     fig.draw_without_rendering()  # the grid's lines, as laid out
     above = [y for y in axes[0].get_yticks() if y > best][:2]
-    axes[0].annotate("best constant", xy=(0.45, best),
+    axes[0].annotate("best constant", xy=(0.8, best),
                      xytext=(0.45, (above[0] * above[1]) ** 0.5),
                      xycoords=("axes fraction", "data"), va="center",
                      ha="center", zorder=6, bbox={"fc": "white", "ec":
