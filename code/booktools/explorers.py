@@ -34,7 +34,7 @@ def shown(x):
 
 # Closely spaced where the curves change fastest, up to the depth of the
 # chapter's figure; few enough to keep the page within its budget.
-DEPTHS = [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 25, 30]
+DEPTHS = [1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30]
 
 
 def depth_data(sweep, closed, depths=DEPTHS, width=64, lr=0.1):
