@@ -378,9 +378,11 @@ def test_value_ops_that_keep_k_on_v_or_chain_the_engine():
 def test_by_hand_names_swapped_numbers_and_dL_dx():
     _, dw, db = by_hand()
     said = str(checks.check_by_hand(digits(db, 3), digits(dw, 3)))
-    assert said == (f"not yet: dL/dw = {digits(db, 3)} is dL/db's value and "
-                    f"dL/db = {digits(dw, 3)} is dL/dw's: your two numbers "
-                    "are swapped")
+    assert said.splitlines()[1:] == [
+        f"  ✗ dL/db = {digits(dw, 3)} is not right yet: it is dL/dw's value; "
+        "are your two numbers swapped?",
+        f"  ✗ dL/dw = {digits(db, 3)} is not right yet: it is dL/db's value; "
+        "are your two numbers swapped?"]
     # dL/dx = dL/dz x w = dL/db x w, and the blame at a times x, by hand
     n = checks.BY_HAND
     a = 1 / (1 + math.exp(-(n["w"] * n["x"] + n["b"])))

@@ -74,8 +74,10 @@ def check_by_hand(dL_dw, dL_db):
     right_b, right_w = (to_digits(x, want) == "right" for x, want in
                         ((db, want_b), (dw, want_w)))
     if not right_b and matches(db, want_w) and matches(dw, want_b):
-        raise NotYet(f"dL/dw = {dw} is dL/db's value and dL/db = {db} is "
-                     "dL/dw's: your two numbers are swapped")
+        for name, x, other in (("b", db, "w"), ("w", dw, "b")):
+            yield False, (f"dL/d{name} = {x} is not right yet: it is dL/d"
+                          f"{other}'s value; are your two numbers swapped?")
+        return
 
     def verdict(name, x, want, other_right, fallback):
         said = to_digits(x, want)
