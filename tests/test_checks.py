@@ -341,6 +341,29 @@ def test_value_ops_slips_that_passed_hear_their_cause():
                                "gradient is a Value, not a number")
 
 
+def test_a_cache_and_v_itself_hear_their_own_causes():
+    memo = {}
+
+    def cached(v):  # hands back the Value of an earlier call at v.data
+        if v.data not in memo:
+            memo[v.data] = solution("autograd", "tanh-solution",
+                                    "w, b =")["tanh"](v)
+        return memo[v.data]
+
+    lines = str(checks.check_tanh(cached, Value)).splitlines()
+    assert lines[2].endswith("(v.grad stays 0: does each call make a new "
+                             "Value, not hand back an earlier one?)")
+
+    def in_place(v):  # v itself, which is no cache
+        v.data = math.tanh(v.data)
+        return v
+
+    said = str(checks.check_tanh(in_place, Value))
+    assert "cache" not in said and said.endswith("returns v itself: make a "
+                                                 "new Value from v's number, "
+                                                 "and leave v as it was")
+
+
 def test_value_ops_that_keep_k_on_v_or_chain_the_engine():
     def power(v, k):  # k kept on v: right alone, wrong mixed
         v.k = k

@@ -49,12 +49,13 @@ def operation_lines(form, op, Value, reference, points):
            not wrong else f"{form.format(f'Value({wrong[0][0]})')}.data is"
            f" {number(wrong[0][1])}; it should be "
            f"{number(reference(wrong[0][0]))}")
-    sound = structure[0]
-    linked = all(isinstance(o.parents, PARENTS) and any(
+    sound, cached = structure[0], calls[-1][2] is calls[0][2]
+    linked = cached or all(isinstance(o.parents, PARENTS) and any(
         p is v for p in o.parents) for _, v, o, _ in calls)
-    cause = (None if sound else "does the new Value set its own "
-             "push_grad?" if linked else "does the new Value list v among "
-             "its parents, and set its own push_grad?")
+    cause = (None if sound else "does each call make a new Value, not "
+             "hand back an earlier one?" if cached else "does the new Value"
+             " set its own push_grad?" if linked else "does the new Value "
+             "list v among its parents, and set its own push_grad?")
     try:  # an error in backward() is one line; the structure's still shows
         yield gradient_line(form, op, Value, reference, points, cause)
         yield chain_line(form, op, Value, reference, points[0], linked)
@@ -259,7 +260,7 @@ def uses_line(form, op, Value, points, sound):
         apart = [Value(x), Value(y)]
         together = [Value(x)] * 2 if left == right else [Value(x), Value(y)]
         outs = [call(form.format(left), op, value) for value in together]
-        if outs[0] is outs[1]:
+        if outs[0] is outs[1] is not together[0]:  # (v itself: see below)
             raise NotYet(f"{form.format(left)} called twice on one Value "
                          "returns the same Value (a cache?): make a new "
                          "Value at every call")
