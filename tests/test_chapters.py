@@ -110,8 +110,8 @@ def test_rules_show_their_point(run_chapter):
     assert "tensor([2., 2., 2.])" in text and "tensor([4., 4., 4.])" in text
     assert "leaf? False" in printed(run, "rule-no-grad")
     assert "leaf? True" in printed(run, "rule-no-grad")
-    assert "modified by an inplace operation" in printed(run,
-                                                         "rule-in-place")
+    assert "modified by an inplace operation" in " ".join(printed(
+        run, "rule-in-place").split())
     assert "hidden.grad:     None" in printed(run, "rule-leaves")
 
 
@@ -307,13 +307,13 @@ def test_rules_show_the_scaled_leaf_and_the_early_step(run_chapter):
     lines = printed(run, "rule-scaled-leaf").splitlines()
     assert "leaf? False" in lines[0] and lines[0].endswith("grad: None")
     assert "leaf? True" in lines[1]
-    assert lines[1].endswith("grad: tensor([1., 1., 1.])")
+    assert lines[1].endswith("grad: [1. 1. 1.]")
     # the graph keeps randn's leaf, whose gradient is d(0.01 t)/dt
     assert "leaf? True" in lines[2]
-    assert lines[2].endswith("grad: tensor([0.0100, 0.0100, 0.0100])")
+    assert lines[2].endswith("grad: [0.01 0.01 0.01]")
     assert shown(run, "fixed(unnamed.grad[0], 2)") == "0.01"
-    assert "modified by an inplace operation" in printed(
-        run, "rule-step-too-early")
+    assert "modified by an inplace operation" in " ".join(printed(
+        run, "rule-step-too-early").split())
 
 
 def test_blame_per_step_matches_the_rms_gate_estimate(run_chapter):
