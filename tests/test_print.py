@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 import yaml
-from built import BOOK, COURSE, INSTRUCTOR
+from built import BOOK, COURSE, EXECUTED, INSTRUCTOR
 from conftest import needs_quarto
 
 from booktools import ROOT
@@ -278,6 +278,35 @@ def test_code_lines_never_wrap(render_log, edition):
                if any(line.number for line in run)
                for line in run if line.text and line.number is None]
     assert wrapped == []
+
+
+def test_printed_output_fits_its_box(render_log):
+    # print.typ wraps an output line too long for its box, and the reader
+    # then sees two lines where the cell printed one: at the code's size a
+    # text-wide box holds 77 characters, a solution's box 74 (the longest
+    # that print whole today); the page's own widgets print nothing here
+    import nbformat
+    from chapter_run import cells_of
+    from sources import chapters
+
+    too_long = []
+    for qmd in (page for page in chapters() if page.parent.name == "chapters"):
+        solved = "".join(re.findall(r"^::: \{\.solution\}\n(.*?)^:::$",
+                                    qmd.read_text(), re.S | re.M))
+        in_solution = set(re.findall(r"#\| label: (\S+)", solved))
+        notebook = nbformat.read(EXECUTED / "chapters" / f"{qmd.stem}.ipynb",
+                                 as_version=4)
+        for cell in cells_of(notebook):
+            label = cell.options.get("label", "")
+            if (cell.kind != "code" or cell.options.get("output") == "asis"
+                    or label.startswith(("build-", "check-"))):
+                continue
+            width = 74 if label in in_solution else 77
+            text = "".join(o.get("text", "") for o in cell.outputs
+                           if o.output_type == "stream")
+            too_long += [(qmd.stem, label, line) for line in
+                         text.splitlines() if len(line) > width]
+    assert too_long == []
 
 
 SOLUTION = re.compile(r"^\s*Solution to Exercise (\d+\.\d+)( \(continued\))?"

@@ -1,9 +1,7 @@
 """How much gradient reaches each layer of a deep MLP, and does it matter?
 
-The norms are computed in float64 so that they cannot underflow; the
-audit then asks the practical float32 question: would one step of
-gradient descent change the first layer's stored weights at all? It
-also reports the gates phi'(z) that the blame passed through.
+The norms are in float64, which cannot underflow; the audit asks whether
+one float32 step would change the first layer's stored weights at all.
 """
 
 import torch

@@ -61,9 +61,11 @@ def figure(runs):
     fig, axes = plt.subplots(1, 3, figsize=(style.WIDTH, 2.6),
                              layout="constrained")
     depth = next(iter(runs.values()))["norms"].shape[1] - 1
+    # titles in symbols, short enough for three panels side by side
     panels = [("loss", lambda r: r["losses"]),
-              ("gradient norm, layer 1", lambda r: r["norms"][:, 0]),
-              (f"gradient norm, layer {depth}",
+              (r"$\|\partial L/\partial\mathbf{W}^{(1)}\|$",
+               lambda r: r["norms"][:, 0]),
+              (rf"$\|\partial L/\partial\mathbf{{W}}^{{({depth})}}\|$",
                lambda r: r["norms"][:, -2])]
     for ax, (title, series) in zip(axes, panels):
         for look, (name, run) in zip(style.SERIES, runs.items()):
@@ -97,11 +99,14 @@ def figure(runs):
     return fig
 
 
+PLATEAU = 0.99  # a loss above this share of the constant's is on it
+
+
 def plateau_end(run):
-    """The first step whose loss is below 0.99 of the best constant's,
-    or None if the run stays on the constant's plateau."""
+    """The first step whose loss is below PLATEAU times the best
+    constant's, or None if the run stays on the constant's plateau."""
     return next((i for i, v in enumerate(run["losses"])
-                 if v < 0.99 * run["constant"]), None)
+                 if v < PLATEAU * run["constant"]), None)
 
 
 def output_step_limit(top):
