@@ -1,4 +1,4 @@
-"""What the choice of loss does to the depth experiment of chapter 3."""
+"""What the choice of loss does to the depth experiment of Chapter 3."""
 
 import torch
 

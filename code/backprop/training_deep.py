@@ -46,10 +46,12 @@ def train_depth(activation, network, optimizer="sgd", steps=300,
         loss = ((h @ params[-1].T - t) ** 2).mean()
         step.zero_grad()
         loss.backward()
+        if not losses:  # at the start, each layer's largest gradient entry
+            largest = [p.grad.abs().max().item() for p in params]
         losses.append(loss.item())
         norms.append([p.grad.norm().item() for p in params])
         step.step()
-    return {"losses": losses, "norms": np.array(norms),
+    return {"losses": losses, "norms": np.array(norms), "largest": largest,
             "moved": [(p.detach() - p0).norm().item()
                       for p, p0 in zip(params, start)],
             "constant": t.var(correction=0).item()}
